@@ -1,0 +1,222 @@
+# pclab: a page-cache laboratory.  `make help` lists the targets.
+#
+# Every target that needs Debian packages depends on the deps stamp, so the
+# two commands in README.md work on a fresh Debian 12 machine.
+
+MAKEFLAGS += --no-builtin-rules --no-print-directory
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+V ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+export V
+
+# User-facing knobs (documented in `make help` and README.md).
+MEM ?= 256
+CPUS ?= 2
+CMD ?=
+EXTRA ?=
+NAME ?= run
+TIMEOUT ?= 0
+KERNEL ?= release
+export MEM CPUS TIMEOUT
+
+B := build
+RESULTS := results
+KSRC := $(B)/linux
+KPKG := linux-source-6.12
+KTARBALL := /usr/src/$(KPKG).tar.xz
+STAMP := $(B)/stamp
+
+DEPS_STAMP := $(STAMP)/deps
+TREE_STAMP := $(STAMP)/tree
+SERIES_STAMP := $(STAMP)/series
+
+PATCHES := $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch)))
+CONFIG_FRAGMENTS := $(sort $(wildcard kernel/config/*.config))
+DEBUG_FRAGMENTS := $(CONFIG_FRAGMENTS) $(sort $(wildcard kernel/config/debug/*.config))
+
+kimage = $(B)/kernel/$(1)/arch/x86/boot/bzImage
+KIMAGE_release := $(call kimage,release)
+KIMAGE_debug := $(call kimage,debug)
+GEN_INIT_CPIO := $(B)/host/gen_init_cpio
+HEADERS_STAMP := $(B)/headers/.installed
+INITRAMFS := $(B)/initramfs.cpio
+
+# Write $(2) to file $(1) only when it changes: a prerequisite that tracks a
+# list (of patches, of flags), not just the files' times.
+define track
+$(shell mkdir -p $(dir $(1)); [ "$$(cat $(1) 2>/dev/null)" = "$(2)" ] || echo "$(2)" >$(1))
+endef
+$(call track,$(STAMP)/patch-list,$(PATCHES))
+
+.DEFAULT_GOAL := all
+.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell \
+	check lab1 clean distclean kernel-export
+
+all: kernel initramfs
+
+help:
+	@echo 'pclab: a page-cache laboratory'
+	@echo
+	@echo 'Start here:'
+	@echo '  make lab1        run lab 1 (installs packages and builds what it needs)'
+	@echo '  make check       build the debug kernel and run every test'
+	@echo
+	@echo 'Building:'
+	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
+	@echo '  make kernel      patched 6.12 kernel (build/kernel/release) and UAPI headers'
+	@echo '  make kernel-debug  the same with the debug options of kernel/config/debug/'
+	@echo '  make initramfs   guest root file system ($(INITRAMFS))'
+	@echo '  make all         kernel and initramfs (the default)'
+	@echo
+	@echo 'Running (guest consoles log to results/NAME/console.log):'
+	@echo '  make shell       interactive guest shell (Ctrl-a x quits a stuck guest)'
+	@echo '  make run CMD=... run CMD in the guest; its status is make'"'"'s'
+	@echo
+	@echo 'Kernel series:'
+	@echo '  make kernel-export  regenerate kernel/patches from the commits in build/linux'
+	@echo
+	@echo 'Cleaning:'
+	@echo '  make clean       remove results and project build outputs'
+	@echo '  make distclean   also remove the extracted kernel tree, kernels and images'
+	@echo
+	@echo 'Variables (current values):'
+	@echo '  MEM=$(MEM)        guest memory in MiB'
+	@echo '  CPUS=$(CPUS)         guest CPUs'
+	@echo '  KERNEL=$(KERNEL)   kernel for run/shell: release or debug'
+	@echo '  CMD=$(CMD)'
+	@echo '                   command for make run (run by /bin/sh in the guest)'
+	@echo '  EXTRA=$(EXTRA)'
+	@echo '                   host directory copied to /extra in the guest, first on PATH'
+	@echo '  NAME=$(NAME)        run name: results land in results/NAME'
+	@echo '  TIMEOUT=$(TIMEOUT)      seconds before a run is killed (0: never)'
+	@echo '  V=$(V)            1 shows every command'
+
+# --- Debian packages ---------------------------------------------------------
+
+deps:
+	$(Q)scripts/deps
+	$(Q)mkdir -p $(STAMP) && touch $(DEPS_STAMP)
+
+$(DEPS_STAMP): scripts/packages.list scripts/deps
+	$(Q)scripts/deps
+	$(Q)mkdir -p $(STAMP) && touch $@
+
+# Installed by the deps step; order-only so its date never forces a rebuild.
+$(KTARBALL): | $(DEPS_STAMP)
+	@:
+
+# --- Kernel ------------------------------------------------------------------
+
+$(TREE_STAMP): $(KTARBALL) | $(DEPS_STAMP)
+	$(Q)kernel/scripts/prepare-tree $(KTARBALL) $(KPKG) $(KSRC)
+	$(Q)touch $@
+
+$(SERIES_STAMP): $(TREE_STAMP) $(PATCHES) $(STAMP)/patch-list kernel/scripts/apply-series
+	@echo "  SERIES  $(words $(PATCHES)) patch(es) from kernel/patches"
+	$(Q)kernel/scripts/apply-series $(KSRC) $(PATCHES)
+	$(Q)touch $@
+
+$(B)/kernel/release/.config-stamp: $(SERIES_STAMP) $(CONFIG_FRAGMENTS) \
+		kernel/scripts/make-config kernel/scripts/check-config
+	@echo "  CONFIG  release: tinyconfig + $(notdir $(CONFIG_FRAGMENTS))"
+	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(CONFIG_FRAGMENTS)
+	$(Q)touch $@
+
+$(B)/kernel/debug/.config-stamp: $(SERIES_STAMP) $(DEBUG_FRAGMENTS) \
+		kernel/scripts/make-config kernel/scripts/check-config
+	@echo "  CONFIG  debug: tinyconfig + $(notdir $(DEBUG_FRAGMENTS))"
+	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(DEBUG_FRAGMENTS)
+	$(Q)touch $@
+
+$(B)/kernel/%/arch/x86/boot/bzImage: $(B)/kernel/%/.config-stamp $(SERIES_STAMP)
+	@echo "  KERNEL  $* (log: $(B)/kernel/$*.log)"
+	$(Q)kernel/scripts/build-kernel $(KSRC) $(B)/kernel/$* $(B)/kernel/$*.log bzImage
+	$(Q)touch $@
+	@echo "  KERNEL  $@ ($$(cat $(B)/kernel/$*/include/config/kernel.release))"
+
+$(HEADERS_STAMP): $(SERIES_STAMP)
+	@echo "  HEADERS $(B)/headers (patched UAPI)"
+	$(Q)$(MAKE) -s -C $(KSRC) O=$(abspath $(B)/headers-obj) \
+		INSTALL_HDR_PATH=$(abspath $(B)/headers) headers_install >/dev/null
+	$(Q)touch $@
+
+$(GEN_INIT_CPIO): $(TREE_STAMP)
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
+
+kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+headers: $(HEADERS_STAMP)
+
+# Regenerate kernel/patches from the commits on top of pclab-base, keeping
+# the cover letter, which is written by hand.
+kernel-export: $(TREE_STAMP)
+	$(Q)kernel/scripts/export-series $(KSRC) kernel/patches
+
+# --- Guest programs and initramfs -------------------------------------------
+
+GUEST_CC := gcc
+GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/headers/include \
+	-Itests/lib
+GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
+GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
+	tests/run-guest-suites
+
+$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring
+
+guest-programs: $(GUEST_TESTS)
+
+$(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
+		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TEST_SCRIPTS) | $(DEPS_STAMP)
+	@echo "  INITRD  $@"
+	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
+	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites $(B)/guest/test-tree/
+	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
+	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
+		/usr/lib/pclab/tests=$(B)/guest/test-tree
+
+initramfs: $(INITRAMFS)
+
+# --- Running -----------------------------------------------------------------
+
+ifeq ($(filter release debug,$(KERNEL)),)
+$(error KERNEL=$(KERNEL): choose release or debug)
+endif
+
+RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) \
+	$(if $(EXTRA),-e $(EXTRA))
+
+run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
+	$(Q)$(RUN_VM) -- '$(subst ','\'',$(value CMD))'
+
+shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
+	$(Q)$(RUN_VM) -I
+
+# --- Tests -------------------------------------------------------------------
+
+check: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
+	$(Q)tests/run-check
+
+# --- Labs --------------------------------------------------------------------
+
+lab1: $(KIMAGE_release) $(INITRAMFS)
+	$(Q)labs/lab1/run
+
+# --- Cleaning ----------------------------------------------------------------
+
+clean:
+	$(Q)rm -rf $(RESULTS) $(B)/guest $(B)/vm $(B)/host $(INITRAMFS) $(INITRAMFS).root
+
+distclean: clean
+	$(Q)rm -rf $(B)

@@ -1,0 +1,76 @@
+#!/bin/bash
+# Unit tests of the harness's own pieces: TAP summaries, the kernel-log
+# scanner, the config checker, and the runner's and deps' input checks.
+# A harness that cannot fail is no harness, so most checks feed it failures.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+summary() { "$top/tests/tap-summary" "$@" | tail -n 1; }
+
+printf '1..2\nok 1 - a\nok 2 - b # SKIP no reason\n' >"$tmp/good.tap"
+is "$(summary "$tmp/good.tap")" "TOTAL 1 0 1" "tap-summary counts passes and skips"
+printf '1..2\nok 1 - a\nnot ok 2 - b\n' >"$tmp/bad.tap"
+is "$(summary "$tmp/bad.tap")" "TOTAL 1 1 0" "tap-summary counts a failure"
+printf 'ok 1 - a\n' >"$tmp/noplan.tap"
+is "$(summary "$tmp/noplan.tap")" "TOTAL 1 1 0" "a TAP stream without a plan fails"
+printf '1..3\nok 1 - a\n' >"$tmp/short.tap"
+is "$(summary "$tmp/short.tap")" "TOTAL 1 1 0" "a TAP stream that stops before its plan fails"
+printf '1..1\nBail out! no disk\n' >"$tmp/bail.tap"
+is "$(summary "$tmp/bail.tap")" "TOTAL 0 1 0" "Bail out! fails"
+is "$(summary "$tmp/good.tap" "$tmp/bad.tap")" "TOTAL 2 1 1" "tap-summary adds up several files"
+ok "! '$top/tests/tap-summary'" "tap-summary without files is an error"
+
+printf '[    0.1] Linux version 6.12\n[    1.0] ext4 mounted\n' >"$tmp/clean.log"
+ok "'$top/tests/scan-console' '$tmp/clean.log'" "scan-console accepts a clean log"
+for line in "WARNING: CPU: 0 PID: 1 at mm/filemap.c:123 filemap_read+0x1/0x2" \
+	"BUG: Bad page state in process cat  pfn:01234" \
+	"WARNING: possible circular locking dependency detected" \
+	"BUG: KFENCE: out-of-bounds read in foo" \
+	"Kernel panic - not syncing: Fatal exception" \
+	"INFO: task kworker/0:1:12 blocked for more than 120 seconds."; do
+	printf '[    0.1] ok\n[    2.0] %s\n' "$line" >"$tmp/bad.log"
+	ok "! '$top/tests/scan-console' '$tmp/bad.log' >/dev/null" "scan-console flags: ${line%%:*}: ..."
+done
+
+printf 'CONFIG_FOO=y\nCONFIG_BAR="x"\n# CONFIG_BAZ is not set\n' >"$tmp/config"
+printf 'CONFIG_FOO=y\nCONFIG_BAR="x"\n# CONFIG_BAZ is not set\n' >"$tmp/good.frag"
+ok "'$top/kernel/scripts/check-config' '$tmp/config' '$tmp/good.frag'" \
+	"check-config accepts a config that has every requested option"
+printf 'CONFIG_FOO=y\nCONFIG_QUX=y\n' >"$tmp/bad.frag"
+out=$("$top/kernel/scripts/check-config" "$tmp/config" "$tmp/bad.frag" 2>&1)
+is "$?" 1 "check-config fails when a requested option is missing"
+ok "printf '%s' '$out' | grep -q CONFIG_QUX" "check-config names the missing option"
+printf 'CONFIG_BAZ=y\n' >"$tmp/later.frag"
+ok "! '$top/kernel/scripts/check-config' '$tmp/config' '$tmp/good.frag' '$tmp/later.frag' 2>/dev/null" \
+	"check-config lets a later fragment override an earlier one"
+
+runvm() { "$top/initramfs/run-vm" -k "$top/Makefile" -i "$top/Makefile" "$@" true 2>&1; }
+for bad in "-m abc" "-m 8" "-c 0" "-c 99" "-t soon" "-n ../up" "-d btrfs" "-e /nonexistent" "-a xen"; do
+	# shellcheck disable=SC2086 # option and value are two words
+	out=$(runvm $bad)
+	status=$?
+	if [ "$status" = 2 ] && printf '%s' "$out" | grep -q '^run-vm: '; then
+		pass "run-vm rejects '$bad' with a message: ${out#run-vm: }"
+	else
+		fail "run-vm rejects '$bad' with a message" "status $status: $out"
+	fi
+done
+out=$("$top/initramfs/run-vm" -k /nonexistent true 2>&1)
+is "$?" 2 "run-vm with a missing kernel exits 2"
+ok "printf '%s' '$out' | grep -q 'make kernel'" "and names the fix (make kernel)"
+
+printf 'coreutils\npclab-no-such-package\n' >"$tmp/packages"
+out=$("$top/scripts/deps" --check "$tmp/packages" 2>&1)
+is "$?" 1 "deps --check fails when a package is missing"
+ok "printf '%s' '$out' | grep -q pclab-no-such-package" "deps names the missing package"
+ok "'$top/scripts/deps' --check '$top/scripts/packages.list'" "every package in packages.list is installed"
+
+mkdir -p "$tmp/root/has space"
+ok "! '$top/initramfs/mkcpio' /bin/true '$tmp/root' '$tmp/x.cpio' 2>/dev/null" \
+	"mkcpio refuses file names it cannot pack"
+
+done_testing
