@@ -50,7 +50,7 @@ INITRAMFS := $(B)/initramfs.cpio
 # Write $(2) to file $(1) only when it changes: a prerequisite that tracks a
 # list (of patches, of flags), not just the files' times.
 define track
-$(shell mkdir -p $(dir $(1)); [ "$$(cat $(1) 2>/dev/null)" = "$(2)" ] || echo "$(2)" >$(1))
+$(shell mkdir -p $(dir $(1)); [ -f $(1) ] && [ "$$(cat $(1))" = "$(2)" ] || echo "$(2)" >$(1))
 endef
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
@@ -167,6 +167,7 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/he
 	-Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
+LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites
 
@@ -178,13 +179,13 @@ $(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
 guest-programs: $(GUEST_TESTS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
-		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TEST_SCRIPTS) | $(DEPS_STAMP)
+		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TEST_SCRIPTS) $(LAB_FILES) | $(DEPS_STAMP)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
 	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites $(B)/guest/test-tree/
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
 	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
-		/usr/lib/pclab/tests=$(B)/guest/test-tree
+		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs
 
 initramfs: $(INITRAMFS)
 
