@@ -26,7 +26,7 @@ KERNEL ?= release
 export MEM CPUS TIMEOUT
 
 B := build
-RESULTS := results
+RESULTS ?= results
 KSRC := $(B)/linux
 KPKG := linux-source-6.12
 KTARBALL := /usr/src/$(KPKG).tar.xz
@@ -195,7 +195,7 @@ ifeq ($(filter release debug,$(KERNEL)),)
 $(error KERNEL=$(KERNEL): choose release or debug)
 endif
 
-RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) \
+RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) -o $(RESULTS) \
 	$(if $(EXTRA),-e $(EXTRA))
 
 run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
@@ -217,7 +217,7 @@ lab1: $(KIMAGE_release) $(INITRAMFS)
 # --- Cleaning ----------------------------------------------------------------
 
 clean:
-	$(Q)rm -rf $(RESULTS) $(B)/guest $(B)/vm $(B)/host $(INITRAMFS) $(INITRAMFS).root
+	$(Q)rm -rf results $(B)/guest $(B)/vm $(B)/host $(INITRAMFS) $(INITRAMFS).root
 
 distclean: clean
 	$(Q)rm -rf $(B)

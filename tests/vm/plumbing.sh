@@ -19,8 +19,9 @@ chmod +x "$extra/greet"
 
 vm_run plumbing-extra -e "$extra" -- 'pclab-hello && greet arg && uname -r &&
 	mkdir -p /results/sub && echo payload >/results/sub/file &&
+	head -c 1048576 /dev/urandom >/mnt/ext4/f && sync && echo 3 >/proc/sys/vm/drop_caches &&
 	trace-cmd record -q -o /results/trace.dat -e filemap:mm_filemap_add_to_page_cache \
-		cat /usr/bin/trace-cmd >/dev/null'
+		cat /mnt/ext4/f >/dev/null'
 is "$vm_status" 0 "a guest run that succeeds exits 0"
 ok "grep -qx 'hello from EXTRA' '$vm_out'" "a static program from EXTRA/bin runs by name"
 ok "grep -qx 'script from EXTRA: arg' '$vm_out'" "a script from EXTRA runs by name"
@@ -29,7 +30,7 @@ ok "! grep -q 'Linux version' '$vm_out'" "kernel messages stay out of the comman
 is "$(cat "$CHECK_RESULTS/plumbing-extra/sub/file" 2>/dev/null)" payload \
 	"a file written under /results reaches the host"
 events=$(trace-cmd report -i "$CHECK_RESULTS/plumbing-extra/trace.dat" 2>/dev/null |
-	grep -c 'mm_filemap_add_to_page_cache.*ino=')
+	grep -c 'mm_filemap_add_to_page_cache: dev [0-9]*:[0-9]* ino [0-9a-f]* pfn=0x[0-9a-f]* ofs=[0-9]* order=[0-9]')
 ok "[ ${events:-0} -gt 0 ]" "host trace-cmd report decodes the guest's trace.dat ($events events with fields)"
 diag "boot to command: $(cat "$top/build/vm/plumbing-extra/boot-ms" 2>/dev/null) ms"
 
