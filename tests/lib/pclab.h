@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by pclab's in-guest C tests: page-cache residency through
+ * cachestat(2) and mincore(2), test files with a known pattern, and the
+ * RWF_UNCACHED flag from the patched UAPI headers.
+ */
+#ifndef PCLAB_H
+#define PCLAB_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#ifndef RWF_UNCACHED
+#error "RWF_UNCACHED missing: compile against the patched headers (build/headers)"
+#endif
+
+#define KiB 1024ul
+#define MiB (1024ul * 1024ul)
+#define PAGE 4096ul
+
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+
+/* The UAPI's struct cachestat, restated: <linux/mman.h> clashes with glibc. */
+struct pc_cachestat_range {
+	uint64_t off;
+	uint64_t len;
+};
+
+struct pc_cachestat {
+	uint64_t nr_cache;
+	uint64_t nr_dirty;
+	uint64_t nr_writeback;
+	uint64_t nr_evicted;
+	uint64_t nr_recently_evicted;
+};
+
+static inline void pc_die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(1);
+}
+
+/* Page-cache state of [off, off + len) of fd; len 0 means to the end. */
+static inline struct pc_cachestat pc_cachestat(int fd, off_t off, size_t len)
+{
+	struct pc_cachestat_range range = { .off = off, .len = len };
+	struct pc_cachestat cs;
+
+	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+		pc_die("cachestat");
+	return cs;
+}
+
+static inline uint64_t pc_cached_pages(int fd)
+{
+	return pc_cachestat(fd, 0, 0).nr_cache;
+}
+
+/* One byte per page of the first len bytes: 1 if resident.  Caller frees. */
+static inline unsigned char *pc_residency(int fd, size_t len)
+{
+	size_t pages = (len + PAGE - 1) / PAGE;
+	unsigned char *vec = malloc(pages);
+	void *map;
+
+	if (!vec)
+		pc_die("malloc");
+	/* mincore is only trustworthy when we could write the file */
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		pc_die("mmap for mincore");
+	if (mincore(map, len, vec))
+		pc_die("mincore");
+	munmap(map, len);
+	for (size_t i = 0; i < pages; i++)
+		vec[i] &= 1;
+	return vec;
+}
+
+static inline void pc_drop_caches(void)
+{
+	int fd;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0 || write(fd, "3", 1) != 1)
+		pc_die("drop_caches");
+	close(fd);
+}
+
+/* The byte at file offset off of a pattern file made with seed. */
+static inline unsigned char pc_pattern(uint64_t off, unsigned int seed)
+{
+	uint64_t x = (off / 8) * 0x9e3779b97f4a7c15ull + seed;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 32;
+	return (unsigned char)(x >> (8 * (off % 8)));
+}
+
+static inline void pc_fill(unsigned char *buf, uint64_t off, size_t len, unsigned int seed)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = pc_pattern(off + i, seed);
+}
+
+/* Offset of the first byte of buf that differs from the pattern, or -1. */
+static inline long pc_check(const unsigned char *buf, uint64_t off, size_t len,
+			    unsigned int seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != pc_pattern(off + i, seed))
+			return (long)i;
+	return -1;
+}
+
+/* Create path with len bytes of pattern, written back and not cached. */
+static inline void pc_make_cold_file(const char *path, size_t len, unsigned int seed)
+{
+	unsigned char *buf = malloc(MiB);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || !buf)
+		pc_die(path);
+	for (size_t off = 0; off < len; off += MiB) {
+		size_t n = len - off < MiB ? len - off : MiB;
+
+		pc_fill(buf, off, n, seed);
+		if (pwrite(fd, buf, n, off) != (ssize_t)n)
+			pc_die("pwrite");
+	}
+	if (fsync(fd))
+		pc_die("fsync");
+	close(fd);
+	free(buf);
+	pc_drop_caches();
+}
+
+/* Read all of fd (buffered) so that it is cached. */
+static inline void pc_warm(int fd, size_t len)
+{
+	unsigned char *buf = malloc(MiB);
+
+	if (!buf)
+		pc_die("malloc");
+	for (size_t off = 0; off < len; off += MiB)
+		if (pread(fd, buf, MiB, off) < 0)
+			pc_die("pread");
+	free(buf);
+}
+
+/* preadv2/pwritev2 of one buffer, looping over short transfers. */
+static inline ssize_t pc_rw2(bool write, int fd, void *buf, size_t len, off_t off, int flags)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		struct iovec iov = { (char *)buf + done, len - done };
+		ssize_t n = write ? pwritev2(fd, &iov, 1, off + done, flags)
+				  : preadv2(fd, &iov, 1, off + done, flags);
+
+		if (n < 0)
+			return done ? (ssize_t)done : -1;
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+#endif
