@@ -194,6 +194,11 @@ initramfs: $(INITRAMFS)
 ifeq ($(filter release debug,$(KERNEL)),)
 $(error KERNEL=$(KERNEL): choose release or debug)
 endif
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifeq ($(strip $(value CMD)),)
+$(error make run: give the command to run, e.g. make run CMD='uname -r')
+endif
+endif
 
 RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) -o $(RESULTS) \
 	$(if $(EXTRA),-e $(EXTRA))

@@ -77,9 +77,14 @@ static bool verify_fd(int fd, unsigned int seed)
 	return good;
 }
 
-/* Reads completed and sectors read by the disk under path so far. */
-static void disk_reads(unsigned long *ios, unsigned long *sectors)
+/* I/Os completed and sectors moved by the disk under path, so far. */
+struct disk_stat {
+	unsigned long reads, read_sectors, writes, write_sectors;
+};
+
+static struct disk_stat disk_stat(void)
 {
+	struct disk_stat ds;
 	char sys[128];
 	struct stat st;
 	FILE *f;
@@ -89,9 +94,50 @@ static void disk_reads(unsigned long *ios, unsigned long *sectors)
 	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/stat", major(st.st_dev),
 		 minor(st.st_dev));
 	f = fopen(sys, "r");
-	if (!f || fscanf(f, "%lu %*u %lu", ios, sectors) != 2)
+	if (!f || fscanf(f, "%lu %*u %lu %*u %lu %*u %lu", &ds.reads, &ds.read_sectors,
+			 &ds.writes, &ds.write_sectors) != 4)
 		pc_die(sys);
 	fclose(f);
+	return ds;
+}
+
+/* Average size in KiB of the reads or writes since before */
+static unsigned long avg_io_kib(struct disk_stat before, bool write)
+{
+	struct disk_stat now = disk_stat();
+	unsigned long ios = write ? now.writes - before.writes : now.reads - before.reads;
+	unsigned long sectors = write ? now.write_sectors - before.write_sectors
+				      : now.read_sectors - before.read_sectors;
+
+	return ios ? sectors / 2 / ios : 0;
+}
+
+static const char *const counters[] = {
+	"dropbehind_marked", "dropbehind_read", "dropbehind_write",
+	"dropbehind_kept_claimed", "dropbehind_kept_mapped", "dropbehind_kept_busy",
+};
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void read_counters(long long *values)
+{
+	for (size_t i = 0; i < NR_COUNTERS; i++)
+		values[i] = pc_vmstat(counters[i]);
+}
+
+/* True if each counter moved by want[i] pages since before; says which not. */
+static bool counters_moved(const long long *before, const long long *want)
+{
+	long long now[NR_COUNTERS];
+	bool good = true;
+
+	read_counters(now);
+	for (size_t i = 0; i < NR_COUNTERS; i++)
+		if (now[i] - before[i] != want[i]) {
+			tap_diag("%s moved by %lld, expected %lld", counters[i],
+				 now[i] - before[i], want[i]);
+			good = false;
+		}
+	return good;
 }
 
 /* The errno of a call that should have failed, 0 if it succeeded. */
@@ -162,18 +208,79 @@ static void test_cold_read(void)
 
 static void test_large_io(void)
 {
-	unsigned long ios0, sectors0, ios1, sectors1;
 	int fd = open_file(O_RDWR);
+	struct disk_stat before;
+	unsigned long kib;
 
 	pc_drop_caches();
-	disk_reads(&ios0, &sectors0);
+	before = disk_stat();
 	read_all_uncached(fd, 1);
-	disk_reads(&ios1, &sectors1);
-	ios1 -= ios0;
-	sectors1 -= sectors0;
-	tap_ok(ios1 && sectors1 * 512 / ios1 >= 32 * KiB,
-	       "%s: an 8 MiB uncached read is done in large I/Os (%lu reads, %lu KiB each)",
-	       fs_name, ios1, ios1 ? sectors1 / 2 / ios1 : 0);
+	kib = avg_io_kib(before, false);
+	tap_ok(kib >= 32, "%s: an 8 MiB uncached read is done in large I/Os (%lu KiB on average)",
+	       fs_name, kib);
+	close(fd);
+}
+
+/* The vmstat counters account for every page, read and written. */
+static void test_counters(void)
+{
+	long long before[NR_COUNTERS];
+	int fd;
+
+	pc_make_cold_file(path, FILE_SIZE, 1);
+	fd = open_file(O_RDWR);
+	read_counters(before);
+	tap_ok(read_all_uncached(fd, 1) &&
+	       counters_moved(before, (long long[]){ FILE_PAGES, FILE_PAGES, 0, 0, 0, 0 }),
+	       "%s: vmstat: a cold read marks %lu pages and drops them all after reading",
+	       fs_name, FILE_PAGES);
+	read_counters(before);
+	tap_ok(write_all_uncached(fd, 1, 0) && fsync(fd) == 0 &&
+	       counters_moved(before, (long long[]){ FILE_PAGES, 0, FILE_PAGES, 0, 0, 0 }),
+	       "%s: vmstat: an overwrite marks %lu pages and drops them all after writeback",
+	       fs_name, FILE_PAGES);
+	close(fd);
+}
+
+/*
+ * The debugfs knob switches to the 2019 strategy and back: page-sized reads
+ * without readahead, writes waited for 16 pages at a time.
+ */
+static void test_legacy_knob(void)
+{
+	const char *knob = "/sys/kernel/debug/rwf_uncached/legacy_2019";
+	int fd = open_file(O_RDWR);
+	struct disk_stat before;
+	unsigned long kib;
+
+	if (access(knob, W_OK)) {
+		tap_skip("no debugfs knob", "%s: the 2019 strategy knob", fs_name);
+		close(fd);
+		return;
+	}
+	pc_write_file(knob, "1");
+	pc_drop_caches();
+	before = disk_stat();
+	tap_ok(read_all_uncached(fd, 1) && pc_cached_pages(fd) == 0,
+	       "%s: legacy_2019: uncached read is right and leaves nothing cached", fs_name);
+	kib = avg_io_kib(before, false);
+	tap_ok(kib <= 8, "%s: legacy_2019: reads go a page at a time, no readahead (%lu KiB)",
+	       fs_name, kib);
+	before = disk_stat();
+	tap_ok(write_all_uncached(fd, 1, 0) && pc_cached_pages(fd) == 0,
+	       "%s: legacy_2019: each write returns with its batches written and dropped",
+	       fs_name);
+	kib = avg_io_kib(before, true);
+	tap_ok(kib <= 64, "%s: legacy_2019: writeback goes 16 pages at a time (%lu KiB)",
+	       fs_name, kib);
+	pc_write_file(knob, "0");
+	fsync(fd);
+	before = disk_stat();
+	write_all_uncached(fd, 1, 0);
+	fsync(fd);
+	kib = avg_io_kib(before, true);
+	tap_ok(kib > 64, "%s: knob off again: writeback of the whole range in large I/Os (%lu KiB)",
+	       fs_name, kib);
 	close(fd);
 }
 
@@ -245,10 +352,12 @@ static void test_fault_claims(void)
 {
 	size_t len = 256 * KiB;
 	int fd = open_file(O_RDWR);
+	long long before[NR_COUNTERS];
 	unsigned char *map;
 	ssize_t n;
 
 	pc_drop_caches();
+	read_counters(before);
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		pc_die("mmap");
@@ -258,6 +367,8 @@ static void test_fault_claims(void)
 	tap_ok(pc_cachestat(fd, 0, len).nr_cache == len / PAGE,
 	       "%s: folios faulted by a mapping during the read stay cached (%llu of %zu)",
 	       fs_name, (unsigned long long)pc_cachestat(fd, 0, len).nr_cache, len / PAGE);
+	tap_ok(counters_moved(before, (long long[]){ len / PAGE, 0, 0, len / PAGE, 0, 0 }),
+	       "%s: vmstat: all %zu pages counted as claimed, none dropped", fs_name, len / PAGE);
 	munmap(map, len);
 	close(fd);
 }
@@ -565,6 +676,8 @@ int main(int argc, char **argv)
 		test_dsync_write();
 		test_direct();
 		test_io_uring();
+		test_counters();
+		test_legacy_knob();
 		test_integrity(dirs[d]);
 		unlink(path);
 	}

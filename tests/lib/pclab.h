@@ -92,15 +92,38 @@ static inline unsigned char *pc_residency(int fd, size_t len)
 	return vec;
 }
 
+/* A counter from /proc/vmstat, or -1 if the kernel has no such counter. */
+static inline long long pc_vmstat(const char *name)
+{
+	char key[64];
+	long long value;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		pc_die("/proc/vmstat");
+	while (fscanf(f, "%63s %lld", key, &value) == 2)
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return value;
+		}
+	fclose(f);
+	return -1;
+}
+
+/* Write a short string to a sysfs/procfs/debugfs file. */
+static inline void pc_write_file(const char *file, const char *value)
+{
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0 || write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		pc_die(file);
+	close(fd);
+}
+
 static inline void pc_drop_caches(void)
 {
-	int fd;
-
 	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (fd < 0 || write(fd, "3", 1) != 1)
-		pc_die("drop_caches");
-	close(fd);
+	pc_write_file("/proc/sys/vm/drop_caches", "3");
 }
 
 /* The byte at file offset off of a pattern file made with seed. */
