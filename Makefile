@@ -55,7 +55,7 @@ endef
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell \
+.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell trace \
 	check lab1 clean distclean kernel-export
 
 all: kernel initramfs
@@ -77,6 +77,7 @@ help:
 	@echo 'Running (guest consoles log to results/NAME/console.log):'
 	@echo '  make shell       interactive guest shell (Ctrl-a x quits a stuck guest)'
 	@echo '  make run CMD=... run CMD in the guest; its status is make'"'"'s'
+	@echo '  make trace CMD=... [EVENTS=...]  record CMD with trace-cmd, report it on the host'
 	@echo
 	@echo 'Kernel series:'
 	@echo '  make kernel-export  regenerate kernel/patches from the commits in build/linux'
@@ -95,6 +96,8 @@ help:
 	@echo '                   host directory copied to /extra in the guest, first on PATH'
 	@echo '  NAME=$(NAME)        run name: results land in results/NAME'
 	@echo '  TIMEOUT=$(TIMEOUT)      seconds before a run is killed (0: never)'
+	@echo '  EVENTS=$(EVENTS)'
+	@echo '                   events for make trace'
 	@echo '  V=$(V)            1 shows every command'
 
 # --- Debian packages ---------------------------------------------------------
@@ -176,16 +179,26 @@ $(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring
 
-guest-programs: $(GUEST_TESTS)
+# The project's own tools, for the guest's /usr/local/bin.
+GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
+
+$(B)/guest/bin/%: tools/%.c $(HEADERS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+
+guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
-		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TEST_SCRIPTS) $(LAB_FILES) | $(DEPS_STAMP)
+		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TOOLS) $(GUEST_TEST_SCRIPTS) $(LAB_FILES) \
+		| $(DEPS_STAMP)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
 	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites $(B)/guest/test-tree/
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
 	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
-		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs
+		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs \
+		/usr/local/bin=$(B)/guest/bin
 
 initramfs: $(INITRAMFS)
 
@@ -194,9 +207,9 @@ initramfs: $(INITRAMFS)
 ifeq ($(filter release debug,$(KERNEL)),)
 $(error KERNEL=$(KERNEL): choose release or debug)
 endif
-ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifneq ($(filter run trace,$(MAKECMDGOALS)),)
 ifeq ($(strip $(value CMD)),)
-$(error make run: give the command to run, e.g. make run CMD='uname -r')
+$(error make $(filter run trace,$(MAKECMDGOALS)): give the command, e.g. CMD='uname -r')
 endif
 endif
 
@@ -208,6 +221,13 @@ run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(Q)$(RUN_VM) -I
+
+EVENTS ?= filemap:dropbehind_mark filemap:dropbehind_serve filemap:dropbehind_claim \
+	filemap:dropbehind_end filemap:dropbehind_call
+
+trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
+	$(Q)scripts/trace $(KIMAGE_$(KERNEL)) $(INITRAMFS) $(if $(filter run,$(NAME)),trace,$(NAME)) \
+		'$(EVENTS)' '$(subst ','\'',$(value CMD))'
 
 # --- Tests -------------------------------------------------------------------
 
