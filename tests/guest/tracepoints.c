@@ -39,6 +39,16 @@ static void instance_write(const char *file, const char *value)
 	pc_write_file(p, value);
 }
 
+/* Empty the instance's buffer (only an open with O_TRUNC does that). */
+static void trace_clear(void)
+{
+	int fd = open(INSTANCE "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		pc_die("clear trace");
+	close(fd);
+}
+
 /* Enable every event, filtered to one inode, and empty the buffer. */
 static void trace_start(unsigned long ino)
 {
@@ -51,7 +61,7 @@ static void trace_start(unsigned long ino)
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "1");
 	}
-	instance_write("trace", "");
+	trace_clear();
 }
 
 static long field(const char *line, const char *key)
@@ -119,7 +129,7 @@ static struct tally trace_stop(void)
 		}
 	}
 	fclose(f);
-	instance_write("trace", "");
+	trace_clear();
 	instance_write("tracing_on", "1");
 	return t;
 }
