@@ -216,8 +216,10 @@ endif
 RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) -o $(RESULTS) \
 	$(if $(EXTRA),-e $(EXTRA))
 
+# CMD goes through a file, verbatim: quotes, $ and newlines need no escaping.
 run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
-	$(Q)$(RUN_VM) -- '$(subst ','\'',$(value CMD))'
+	$(file >$(B)/run.cmd,$(value CMD))
+	$(Q)$(RUN_VM) -C $(B)/run.cmd
 
 shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(Q)$(RUN_VM) -I
@@ -226,8 +228,9 @@ EVENTS ?= filemap:dropbehind_mark filemap:dropbehind_serve filemap:dropbehind_cl
 	filemap:dropbehind_end filemap:dropbehind_call
 
 trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
+	$(file >$(B)/trace.cmd,$(value CMD))
 	$(Q)scripts/trace $(KIMAGE_$(KERNEL)) $(INITRAMFS) $(if $(filter run,$(NAME)),trace,$(NAME)) \
-		'$(EVENTS)' '$(subst ','\'',$(value CMD))'
+		'$(EVENTS)' $(B)/trace.cmd
 
 # --- Tests -------------------------------------------------------------------
 
