@@ -55,7 +55,7 @@ endef
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell trace \
+.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell trace soak \
 	check lab1 clean distclean kernel-export
 
 all: kernel initramfs
@@ -66,6 +66,7 @@ help:
 	@echo 'Start here:'
 	@echo '  make lab1        run lab 1 (installs packages and builds what it needs)'
 	@echo '  make check       build the debug kernel and run every test'
+	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
 	@echo
 	@echo 'Building:'
 	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
@@ -172,7 +173,7 @@ GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
 LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
-	tests/run-guest-suites
+	tests/run-guest-suites tests/soak
 
 $(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
 	@echo "  CC      $@"
@@ -194,7 +195,7 @@ $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/ad
 		| $(DEPS_STAMP)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
-	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites $(B)/guest/test-tree/
+	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/test-tree/
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
 	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
 		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs \
@@ -236,6 +237,11 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 check: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 	$(Q)tests/run-check
+
+DURATION ?= 30m
+
+soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
+	$(Q)scripts/soak $(KIMAGE_debug) $(INITRAMFS) $(DURATION)
 
 # --- Labs --------------------------------------------------------------------
 
