@@ -56,6 +56,7 @@ $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell trace soak \
+	kernel-check-series \
 	check lab1 clean distclean kernel-export
 
 all: kernel initramfs
@@ -82,6 +83,7 @@ help:
 	@echo
 	@echo 'Kernel series:'
 	@echo '  make kernel-export  regenerate kernel/patches from the commits in build/linux'
+	@echo '  make kernel-check-series  compile the touched files at every patch of the series'
 	@echo
 	@echo 'Cleaning:'
 	@echo '  make clean       remove results and project build outputs'
@@ -158,6 +160,10 @@ $(GEN_INIT_CPIO): $(TREE_STAMP)
 kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 headers: $(HEADERS_STAMP)
+
+# Compile the touched files at every patch of the series (bisectability).
+kernel-check-series: $(KIMAGE_release)
+	$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/release/.config $(B)/series-check
 
 # Regenerate kernel/patches from the commits on top of pclab-base, keeping
 # the cover letter, which is written by hand.
