@@ -23,6 +23,7 @@ EXTRA ?=
 NAME ?= run
 TIMEOUT ?= 0
 KERNEL ?= release
+DURATION ?= 30m
 export MEM CPUS TIMEOUT
 
 B := build
@@ -101,6 +102,7 @@ help:
 	@echo '  TIMEOUT=$(TIMEOUT)      seconds before a run is killed (0: never)'
 	@echo '  EVENTS=$(EVENTS)'
 	@echo '                   events for make trace'
+	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
 	@echo '  V=$(V)            1 shows every command'
 
 # --- Debian packages ---------------------------------------------------------
@@ -243,8 +245,6 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 check: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 	$(Q)tests/run-check
-
-DURATION ?= 30m
 
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 	$(Q)scripts/soak $(KIMAGE_debug) $(INITRAMFS) $(DURATION)
