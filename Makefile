@@ -194,7 +194,7 @@ GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c
 $(B)/guest/bin/%: tools/%.c $(HEADERS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring
 
 guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
