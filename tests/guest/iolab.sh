@@ -1,0 +1,66 @@
+#!/bin/sh
+# iolab does what each mode claims: the evidence is in the page cache and
+# the kernel's counters, not in iolab's own report.  Also its input checks.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+
+f=/mnt/ext4/iolab-test
+pclab-rw -w -s 32M -f "$f" >/dev/null
+vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+cached_kib() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
+
+# run MODE [iolab options]: cold cache, then deltas of Cached and counters
+run() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	c0=$(cached_kib) m0=$(vm dropbehind_marked) r0=$(vm dropbehind_read)
+	iolab -j -b 256K "$@" "$f" >/tmp/iolab.json
+	status=$?
+	grew=$(($(cached_kib) - c0))
+	marked=$(($(vm dropbehind_marked) - m0))
+	dropped=$(($(vm dropbehind_read) - r0))
+}
+
+run -m buffered
+ok "[ $status = 0 ] && [ $grew -ge 30000 ] && [ $marked = 0 ]" \
+	"buffered: the page cache grows by the file ($grew KiB), nothing marked"
+run -m uncached
+ok "[ $status = 0 ] && [ $grew -lt 1024 ] && [ $marked = 8192 ] && [ $dropped = 8192 ]" \
+	"uncached: RWF_UNCACHED really used: 8192 pages marked and dropped ($marked, $dropped), cache +$grew KiB"
+run -m uring-uncached -q 4
+ok "[ $status = 0 ] && [ $marked = 8192 ] && [ $dropped = 8192 ]" \
+	"uring-uncached: io_uring requests carry RWF_UNCACHED ($marked marked, $dropped dropped)"
+run -m uring-buffered
+ok "[ $status = 0 ] && [ $grew -ge 30000 ] && [ $marked = 0 ]" \
+	"uring-buffered: cached like buffered ($grew KiB), nothing marked"
+run -m direct
+ok "[ $status = 0 ] && [ $grew -lt 1024 ] && [ $marked = 0 ]" \
+	"direct: O_DIRECT bypasses the cache (+$grew KiB), nothing marked"
+run -m uring-direct
+ok "[ $status = 0 ] && [ $grew -lt 1024 ] && [ $marked = 0 ]" \
+	"uring-direct: bypasses the cache too (+$grew KiB)"
+run -m fadvise
+ok "[ $status = 0 ] && [ $grew -lt 2048 ] && [ $marked = 0 ]" \
+	"fadvise: DONTNEED behind itself keeps the cache small (+$grew KiB) without the flag"
+run -m mmap
+ok "[ $status = 0 ] && [ $grew -ge 30000 ]" "mmap: faults the file into the cache ($grew KiB)"
+ok "grep -q '\"mb_s\":' /tmp/iolab.json && grep -q '\"kswapd_cpu_pct\":' /tmp/iolab.json" \
+	"--json prints the summary fields"
+
+iolab -m nosuchmode "$f" >/dev/null 2>&1
+is "$?" 1 "an unknown mode is refused"
+iolab -m direct -b 1000 "$f" 2>/tmp/iolab.err
+is "$?" 1 "a misaligned O_DIRECT block size is refused"
+ok "grep -q 'multiple of the logical block size' /tmp/iolab.err" "... with the explanation"
+iolab -m mmap -w -s 1M "$f" >/dev/null 2>&1
+is "$?" 1 "mmap mode refuses writes"
+iolab >/dev/null 2>&1
+is "$?" 2 "no file is a usage error"
+head -c 1048576 /dev/zero >/tmp/iolab-tmpfs
+iolab -m uncached /tmp/iolab-tmpfs 2>/tmp/iolab.err
+ok "grep -q 'RWF_UNCACHED is not supported here' /tmp/iolab.err" \
+	"uncached on tmpfs explains EOPNOTSUPP"
+rm -f /tmp/iolab-tmpfs
+
+rm -f "$f"
+done_testing
