@@ -289,23 +289,6 @@ static bool one_op(int fd, int dfd)
 	return true;
 }
 
-static bool remount(const char *dir)
-{
-	char dev[64], mnt[128], type[32];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "r");
-
-	while (f && fscanf(f, "%63s %127s %31s %*[^\n]", dev, mnt, type) == 3)
-		if (!strcmp(mnt, dir)) {
-			found = true;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return found && !syscall(SYS_umount2, dir, 0) &&
-	       !syscall(SYS_mount, dev, dir, type, 0, NULL);
-}
-
 /* Whole-file comparison after unmount and mount. */
 static bool verify_after_remount(const char *dir, const char *path)
 {
@@ -314,7 +297,7 @@ static bool verify_after_remount(const char *dir, const char *path)
 	bool good;
 	int fd;
 
-	if (!remount(dir)) {
+	if (!pc_remount(dir)) {
 		tap_diag("remount of %s failed: %s", dir, strerror(errno));
 		free(disk);
 		return false;

@@ -598,25 +598,6 @@ static void test_io_uring(void)
 	close(fd);
 }
 
-/* Unmount and mount the filesystem again: what is on disk is what counts. */
-static bool remount(const char *dir)
-{
-	char dev[64], mnt[128], type[32];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "r");
-
-	while (f && fscanf(f, "%63s %127s %31s %*[^\n]", dev, mnt, type) == 3)
-		if (!strcmp(mnt, dir)) {
-			found = true;
-			break;
-		}
-	if (f)
-		fclose(f);
-	/* raw system calls: glibc's <sys/mount.h> clashes with <linux/fs.h> */
-	return found && !syscall(SYS_umount2, dir, 0) &&
-	       !syscall(SYS_mount, dev, dir, type, 0, NULL);
-}
-
 static void test_integrity(const char *dir)
 {
 	unsigned char *map;
@@ -636,7 +617,7 @@ static void test_integrity(const char *dir)
 	if (map != MAP_FAILED)
 		munmap(map, FILE_SIZE);
 	close(fd);
-	tap_ok(remount(dir), "%s: unmount and mount again", fs_name);
+	tap_ok(pc_remount(dir), "%s: unmount and mount again", fs_name);
 	fd = open_file(O_RDWR);
 	tap_ok(read_all_uncached(fd, 9), "%s: ... and after remount", fs_name);
 	close(fd);

@@ -126,6 +126,28 @@ static inline void pc_drop_caches(void)
 	pc_write_file("/proc/sys/vm/drop_caches", "3");
 }
 
+/*
+ * Unmount the filesystem at dir and mount it again, so that what is read
+ * next comes from the disk.  Raw system calls: glibc's <sys/mount.h> clashes
+ * with <linux/fs.h>.
+ */
+static inline bool pc_remount(const char *dir)
+{
+	char dev[64], mnt[128], type[32];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fscanf(f, "%63s %127s %31s %*[^\n]", dev, mnt, type) == 3)
+		if (!strcmp(mnt, dir)) {
+			found = true;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found && !syscall(SYS_umount2, dir, 0) &&
+	       !syscall(SYS_mount, dev, dir, type, 0, NULL);
+}
+
 /* The byte at file offset off of a pattern file made with seed. */
 static inline unsigned char pc_pattern(uint64_t off, unsigned int seed)
 {
