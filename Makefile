@@ -191,7 +191,7 @@ $(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
 # The project's own tools, for the guest's /usr/local/bin.
 GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
 
-$(B)/guest/bin/%: tools/%.c $(HEADERS_STAMP)
+$(B)/guest/bin/%: tools/%.c tools/tool.h $(HEADERS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 enum mode { BUFFERED, DIRECT, UNCACHED, FADVISE, URING_BUFFERED, URING_UNCACHED, URING_DIRECT, MMAP };
 static const char *const mode_names[] = {
 	"buffered", "direct", "uncached", "fadvise",
@@ -76,29 +78,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, const char *why)
-{
-	fprintf(stderr, "iolab: %s: %s\n", what, why);
-	exit(1);
-}
-
-static long long parse_size(const char *arg, const char *what)
-{
-	char *end;
-	long long v = strtoll(arg, &end, 10);
-
-	if (end == arg || v < 0)
-		die(what, "not a size (a number with an optional K, M or G)");
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	}
-	if (*end)
-		die(what, "not a size (a number with an optional K, M or G)");
-	return v;
 }
 
 /* A counter from /proc/vmstat or a line of /proc/meminfo (in KiB) */

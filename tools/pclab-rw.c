@@ -16,6 +16,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 static void usage(FILE *out, int status)
 {
 	fprintf(out,
@@ -30,38 +32,6 @@ static void usage(FILE *out, int status)
 		"  -h, --help          this help\n\n"
 		"SIZE takes a K, M or G suffix (powers of 1024).\n");
 	exit(status);
-}
-
-static void die(const char *what, const char *why)
-{
-	fprintf(stderr, "pclab-rw: %s: %s\n", what, why);
-	exit(1);
-}
-
-static long long parse_size(const char *arg, const char *what)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (errno || end == arg || v < 0)
-		die(what, "not a size (a number with an optional K, M or G)");
-	switch (*end) {
-	case 'G': case 'g':
-		v <<= 10;
-		/* fall through */
-	case 'M': case 'm':
-		v <<= 10;
-		/* fall through */
-	case 'K': case 'k':
-		v <<= 10;
-		end++;
-		break;
-	}
-	if (*end)
-		die(what, "not a size (a number with an optional K, M or G)");
-	return v;
 }
 
 int main(int argc, char **argv)

@@ -16,11 +16,6 @@
 static const char *fs_name;
 static char path[256];
 
-static int refused(ssize_t ret)
-{
-	return ret < 0 ? errno : 0;
-}
-
 static int open_cold(void)
 {
 	int fd;
@@ -40,15 +35,15 @@ static void test_bad_arguments(void)
 	int fd = open_cold(), err;
 	ssize_t n;
 
-	err = refused(pwritev2(fd, &iov, 1, 0, RWF_UNCACHED | RWF_ATOMIC));
+	err = pc_refused(pwritev2(fd, &iov, 1, 0, RWF_UNCACHED | RWF_ATOMIC));
 	tap_ok(err == EOPNOTSUPP || err == EINVAL,
 	       "%s: RWF_UNCACHED|RWF_ATOMIC on a buffered file is refused (%s)", fs_name,
 	       strerror(err));
-	err = refused(preadv2(fd, &iov, 1, -2, RWF_UNCACHED));
+	err = pc_refused(preadv2(fd, &iov, 1, -2, RWF_UNCACHED));
 	tap_ok(err == EINVAL, "%s: negative offset: EINVAL (%s)", fs_name, strerror(err));
 	n = preadv2(fd, &iov, 1, LLONG_MAX - PAGE, RWF_UNCACHED);
 	tap_ok(n == 0, "%s: read at an offset past s_maxbytes returns 0 (%zd)", fs_name, n);
-	err = refused(pwritev2(fd, &iov, 1, LLONG_MAX - 100, RWF_UNCACHED));
+	err = pc_refused(pwritev2(fd, &iov, 1, LLONG_MAX - 100, RWF_UNCACHED));
 	tap_ok(err == EFBIG || err == EINVAL, "%s: write beyond s_maxbytes: %s", fs_name,
 	       strerror(err));
 	iov.iov_len = 0;
@@ -63,7 +58,7 @@ static void test_bad_arguments(void)
 		pc_die("calloc");
 	for (int i = 0; i <= IOV_MAX; i++)
 		many[i] = (struct iovec){ buf, 1 };
-	err = refused(preadv2(fd, many, IOV_MAX + 1, 0, RWF_UNCACHED));
+	err = pc_refused(preadv2(fd, many, IOV_MAX + 1, 0, RWF_UNCACHED));
 	tap_ok(err == EINVAL, "%s: IOV_MAX + 1 iovecs: EINVAL (%s)", fs_name, strerror(err));
 	n = preadv2(fd, many, IOV_MAX, 0, RWF_UNCACHED);
 	tap_ok(n == IOV_MAX && pc_cached_pages(fd) == 0,

@@ -140,12 +140,6 @@ static bool counters_moved(const long long *before, const long long *want)
 	return good;
 }
 
-/* The errno of a call that should have failed, 0 if it succeeded. */
-static int refused(ssize_t ret)
-{
-	return ret < 0 ? errno : 0;
-}
-
 static void test_unsupported(void)
 {
 	char buf[PAGE];
@@ -158,16 +152,16 @@ static void test_unsupported(void)
 	fd = open("/tmp/uncached-tmpfs", O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf))
 		pc_die("tmpfs file");
-	err = refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
+	err = pc_refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
 	tap_ok(err == EOPNOTSUPP, "tmpfs read answers EOPNOTSUPP (%s)", strerror(err));
-	err = refused(pwritev2(fd, &iov, 1, 0, RWF_UNCACHED));
+	err = pc_refused(pwritev2(fd, &iov, 1, 0, RWF_UNCACHED));
 	tap_ok(err == EOPNOTSUPP, "tmpfs write answers EOPNOTSUPP (%s)", strerror(err));
 	tap_ok(lseek(fd, 0, SEEK_CUR) == sizeof(buf), "refused calls leave the file offset alone");
 	close(fd);
 	unlink("/tmp/uncached-tmpfs");
 
 	fd = open("/proc/self/status", O_RDONLY);
-	err = refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
+	err = pc_refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
 	tap_ok(err == EOPNOTSUPP, "procfs read answers EOPNOTSUPP (%s)", strerror(err));
 	close(fd);
 
@@ -175,7 +169,7 @@ static void test_unsupported(void)
 	if (fd < 0) {
 		tap_skip("no /dev/vdb", "block device answers EOPNOTSUPP");
 	} else {
-		err = refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
+		err = pc_refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED));
 		tap_ok(err == EOPNOTSUPP, "block device read answers EOPNOTSUPP (%s)",
 		       strerror(err));
 		close(fd);
@@ -188,7 +182,7 @@ static void test_unknown_bits(void)
 	struct iovec iov = { buf, sizeof(buf) };
 	int fd = open_file(O_RDONLY);
 
-	int err = refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED | 0x100));
+	int err = pc_refused(preadv2(fd, &iov, 1, 0, RWF_UNCACHED | 0x100));
 
 	tap_ok(err == EOPNOTSUPP, "%s: an unknown RWF bit beside RWF_UNCACHED answers EOPNOTSUPP (%s)",
 	       fs_name, strerror(err));
@@ -424,7 +418,7 @@ static void test_nowait_read(void)
 
 	pc_drop_caches();
 	n = preadv2(fd, &iov, 1, 0, RWF_UNCACHED | RWF_NOWAIT);
-	err = refused(n);
+	err = pc_refused(n);
 	tap_ok(err == EAGAIN || (n >= 0 && n < (ssize_t)MiB),
 	       "%s: NOWAIT uncached read of cold data does not wait for I/O (%zd, %s)",
 	       fs_name, n, strerror(err));

@@ -92,6 +92,12 @@ static inline unsigned char *pc_residency(int fd, size_t len)
 	return vec;
 }
 
+/* The errno of a call that should have failed, 0 if it succeeded. */
+static inline int pc_refused(ssize_t ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
 /* A counter from /proc/vmstat, or -1 if the kernel has no such counter. */
 static inline long long pc_vmstat(const char *name)
 {

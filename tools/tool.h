@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What pclab's guest tools share: error exit and size arguments. */
+#ifndef PCLAB_TOOL_H
+#define PCLAB_TOOL_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* "tool: what: why" on stderr, exit status 1 */
+static inline void die(const char *what, const char *why)
+{
+	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what, why);
+	exit(1);
+}
+
+/* A byte count with an optional K, M or G suffix (powers of 1024) */
+static inline long long parse_size(const char *arg, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || v < 0)
+		die(what, "not a size (a number with an optional K, M or G)");
+	switch (*end) {
+	case 'G': case 'g':
+		v <<= 10;
+		/* fall through */
+	case 'M': case 'm':
+		v <<= 10;
+		/* fall through */
+	case 'K': case 'k':
+		v <<= 10;
+		end++;
+		break;
+	}
+	if (*end)
+		die(what, "not a size (a number with an optional K, M or G)");
+	return v;
+}
+
+#endif
