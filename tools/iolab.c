@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,6 +210,15 @@ static void parse(int argc, char **argv, struct options *o)
 }
 
 static struct options o;
+
+/* Pages of this file in the page cache (cachestat(2)), or -1 */
+static long long file_cached_pages(int fd)
+{
+	struct { uint64_t off, len; } range = { 0, 0 };
+	uint64_t cs[5];
+
+	return syscall(451, fd, &range, cs, 0) ? -1 : (long long)cs[0];
+}
 
 static void io_error(bool direct, bool uncached)
 {
@@ -407,7 +417,8 @@ int main(int argc, char **argv)
 			       "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f,\"p999\":%.1f},"
 			       "\"cpu_user_s\":%.2f,\"cpu_sys_s\":%.2f,\"kswapd_cpu_pct\":%.1f,"
 			       "\"cache_kib\":{\"start\":%lld,\"peak\":%lld,\"end\":%lld},"
-			       "\"pgpgin_kib\":%lld,\"pgpgout_kib\":%lld,\"dropbehind_marked\":%lld}\n",
+			       "\"pgpgin_kib\":%lld,\"pgpgout_kib\":%lld,\"dropbehind_marked\":%lld,"
+			       "\"file_cached_pages\":%lld}\n",
 			       mode_names[o.mode], o.write ? "write" : "read",
 			       o.random ? "random" : "sequential", o.bs, bytes, elapsed,
 			       bytes / 1e6 / elapsed, ops / elapsed, percentile(50, ops) / 1e3,
@@ -415,7 +426,7 @@ int main(int argc, char **argv)
 			       cached0, cached_peak, cached1,
 			       proc_value("/proc/vmstat", "pgpgin") - in0,
 			       proc_value("/proc/vmstat", "pgpgout") - out0,
-			       marked < 0 ? -1 : marked - marked0);
+			       marked < 0 ? -1 : marked - marked0, file_cached_pages(fd));
 		} else {
 			printf("iolab: %s %s %s, %lld-byte blocks: %.1f MB in %.2f s = %.1f MB/s, "
 			       "%.0f IOPS\n", mode_names[o.mode], o.random ? "random" : "sequential",
