@@ -194,7 +194,18 @@ GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c
 $(B)/guest/bin/%: tools/%.c tools/tool.h $(HEADERS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -luring -lm
+
+# iolab's kernel-free parts, also linked into the host's unit test.
+IOLAB_LIB := tools/iolab/options.c tools/iolab/stats.c
+$(B)/guest/bin/iolab: $(IOLAB_LIB) tools/iolab/iolab.h
+
+HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h tools/tool.h \
+		tests/lib/tap.h
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(HOST_CFLAGS) -Itests/lib -o $@ $(filter %.c,$^) -lm
 
 guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
@@ -243,7 +254,7 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 # --- Tests -------------------------------------------------------------------
 
-check: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
+check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit | $(DEPS_STAMP)
 	$(Q)tests/run-check
 
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What pclab's guest tools share: error exit and size arguments. */
+/* What pclab's tools share: error exit and size arguments. */
 #ifndef PCLAB_TOOL_H
 #define PCLAB_TOOL_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,29 +15,39 @@ static inline void die(const char *what, const char *why)
 	exit(1);
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024) */
-static inline long long parse_size(const char *arg, const char *what)
+/*
+ * A byte count with an optional K, M or G suffix (powers of 1024) into *v;
+ * false if ARG is not one.
+ */
+static inline bool size_arg(const char *arg, long long *v)
 {
 	char *end;
-	long long v;
 
 	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (errno || end == arg || v < 0)
-		die(what, "not a size (a number with an optional K, M or G)");
+	*v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *v < 0)
+		return false;
 	switch (*end) {
 	case 'G': case 'g':
-		v <<= 10;
+		*v <<= 10;
 		/* fall through */
 	case 'M': case 'm':
-		v <<= 10;
+		*v <<= 10;
 		/* fall through */
 	case 'K': case 'k':
-		v <<= 10;
+		*v <<= 10;
 		end++;
 		break;
 	}
-	if (*end)
+	return !*end && *v >= 0;
+}
+
+/* size_arg(), or die naming WHAT */
+static inline long long parse_size(const char *arg, const char *what)
+{
+	long long v;
+
+	if (!size_arg(arg, &v))
 		die(what, "not a size (a number with an optional K, M or G)");
 	return v;
 }

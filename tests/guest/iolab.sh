@@ -49,6 +49,24 @@ ok "[ $status = 0 ] && [ $grew -ge 30000 ]" "mmap: faults the file into the cach
 ok "grep -q '\"mb_s\":' /tmp/iolab.json && grep -q '\"kswapd_cpu_pct\":' /tmp/iolab.json" \
 	"--json prints the summary fields"
 
+# --hits: a warm file is all hits, a cold one mostly misses
+sync
+echo 3 >/proc/sys/vm/drop_caches
+iolab -j -H -r -b 4K -t 1 "$f" >/tmp/iolab.json
+cold=$(sed -n 's/.*"hit_pct":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+cat "$f" >/dev/null
+iolab -j -H -r -b 4K -t 2.5 -l /tmp/iolab.log "$f" >/tmp/iolab.json
+warm=$(sed -n 's/.*"hit_pct":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+ok "awk 'BEGIN { exit !($cold < 50 && $warm == 100) }'" \
+	"--hits: random reads of a cold file hit $cold%, of a cached file $warm%"
+header=$(head -n 1 /tmp/iolab.log)
+lines=$(($(wc -l </tmp/iolab.log) - 1))
+ok "[ '$header' = seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,hit_pct ] && [ $lines -ge 2 ]" \
+	"--log writes a CSV header and a line per second ($lines lines in 2.5 s)"
+iolab -R 100 -b 4K -s 200K -j "$f" >/tmp/iolab.json
+secs=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+ok "awk 'BEGIN { exit !($secs >= 0.45) }'" "--rate 100 paces 50 reads over half a second (${secs} s)"
+
 iolab -m nosuchmode "$f" >/dev/null 2>&1
 is "$?" 1 "an unknown mode is refused"
 iolab -m direct -b 1000 "$f" 2>/tmp/iolab.err

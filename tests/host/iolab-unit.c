@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of iolab's kernel-free parts: option parsing, the latency
+ * histogram's percentiles and the /proc parser.  Run by tests/host/iolab.sh.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "../../tools/iolab/iolab.h"
+#include "tap.h"
+
+/* Parses a command line given as one string of words. */
+static enum iolab_parse_result parse(const char *line, struct iolab_options *o, char *err)
+{
+	static char buf[512];
+	char *argv[32], *save = NULL;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "iolab %s", line);
+	for (char *w = strtok_r(buf, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	err[0] = 0;
+	return iolab_parse(argc, argv, o, err, 256);
+}
+
+static void test_options(void)
+{
+	static const struct {
+		const char *line, *why;
+	} refused[] = {
+		{ "-m nosuch f", "--mode" },
+		{ "-b 100 f", "--bs" },
+		{ "-b 65M f", "--bs" },
+		{ "-b 12X f", "--bs" },
+		{ "-s 0 f", "--size" },
+		{ "-s -5 f", "--size" },
+		{ "-t 0 f", "--time" },
+		{ "-t abc f", "--time" },
+		{ "-t inf f", "--time" },
+		{ "-q 0 f", "--qd" },
+		{ "-q 257 f", "--qd" },
+		{ "-q 2.5 f", "--qd" },
+		{ "-R -1 f", "--rate" },
+		{ "-m mmap -w -s 1M f", "--mode mmap" },
+		{ "-H -m direct f", "--hits" },
+		{ "-H -w -s 1M f", "--hits" },
+		{ "-H -m uring-buffered f", "--hits" },
+		{ "-w f", "--size" },
+	};
+	struct iolab_options o;
+	char err[256];
+
+	tap_ok(parse("f", &o, err) == IOLAB_RUN && o.mode == BUFFERED && o.bs == 65536 &&
+	       o.size == -1 && o.qd == 4 && !o.write && !o.random && o.seconds == 0 &&
+	       !strcmp(o.file, "f"), "defaults: buffered sequential 64K reads of the whole file");
+	tap_ok(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log f", &o,
+		     err) == IOLAB_RUN && o.mode == URING_UNCACHED && o.write && o.random &&
+	       o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
+	       o.rate == 250 && o.json && !strcmp(o.log, "log"),
+	       "every option is parsed, sizes with suffixes");
+	tap_ok(parse("--mode=fadvise --hits --bs=4k file", &o, err) == IOLAB_RUN &&
+	       o.mode == FADVISE && o.hits && o.bs == 4096, "long options, lower-case suffix");
+	tap_ok(iolab_direct(&(struct iolab_options){ .mode = URING_DIRECT }) &&
+	       iolab_uncached(&(struct iolab_options){ .mode = UNCACHED }) &&
+	       !iolab_uncached(&(struct iolab_options){ .mode = FADVISE }) &&
+	       iolab_uring(&(struct iolab_options){ .mode = URING_BUFFERED }) &&
+	       !iolab_uring(&(struct iolab_options){ .mode = MMAP }),
+	       "mode predicates");
+	tap_ok(parse("-m direct -b 1000 f", &o, err) == IOLAB_RUN,
+	       "a misaligned O_DIRECT size is left to the kernel (which the lab shows)");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		tap_ok(parse(refused[i].line, &o, err) == IOLAB_BAD &&
+		       !strncmp(err, refused[i].why, strlen(refused[i].why)),
+		       "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
+	tap_ok(parse("", &o, err) == IOLAB_USAGE, "no file is a usage error");
+	tap_ok(parse("a b", &o, err) == IOLAB_USAGE, "two files are a usage error");
+	tap_ok(parse("--nosuch f", &o, err) == IOLAB_USAGE, "an unknown option is a usage error");
+	tap_ok(parse("-h", &o, err) == IOLAB_HELP, "-h asks for help");
+}
+
+static void test_histogram(void)
+{
+	static struct hist h;
+	uint64_t p50, p99;
+
+	memset(&h, 0, sizeof(h));
+	tap_ok(hist_percentile(&h, 50) == 0, "an empty histogram has no percentiles");
+	/* 1..10000 us: p50 about 5 ms, p99 about 9.9 ms */
+	for (uint64_t us = 1; us <= 10000; us++)
+		hist_add(&h, us * 1000);
+	p50 = hist_percentile(&h, 50);
+	p99 = hist_percentile(&h, 99);
+	tap_ok(h.total == 10000, "every sample counted");
+	tap_ok(p50 <= 5000000 && p50 >= 5000000 * 7 / 8, "p50 %llu ns within one bucket below 5 ms",
+	       (unsigned long long)p50);
+	tap_ok(p99 <= 9900000 && p99 >= 9900000 * 7 / 8, "p99 %llu ns within one bucket below 9.9 ms",
+	       (unsigned long long)p99);
+	tap_ok(hist_percentile(&h, 99.9) >= p99 && p99 >= p50, "percentiles are monotonic");
+	memset(&h, 0, sizeof(h));
+	hist_add(&h, 0);
+	hist_add(&h, UINT64_MAX);
+	tap_ok(hist_percentile(&h, 0) == 1 && hist_percentile(&h, 100) == 0xfULL << 60,
+	       "0 ns and the largest time land in the first and last buckets");
+	memset(&h, 0, sizeof(h));
+	for (int i = 0; i < 100; i++)
+		hist_add(&h, i < 99 ? 1024 : 1000000);
+	tap_ok(hist_percentile(&h, 98) == 1024 && hist_percentile(&h, 99.5) == 1000000 - 1000000 % 65536,
+	       "one slow I/O in 100 shows at p99.5, not p98 (%llu)",
+	       (unsigned long long)hist_percentile(&h, 99.5));
+}
+
+static void test_proc(void)
+{
+	static const char meminfo[] = "MemTotal:         250000 kB\nCached:            1234 kB\n"
+				      "SwapCached:           7 kB\nDirty:                0 kB\n";
+	static const char vmstat[] = "nr_free_pages 100\npgpgin 42\npgpgin_extra 9\n";
+	FILE *f;
+
+	f = fmemopen((void *)meminfo, sizeof(meminfo) - 1, "r");
+	tap_ok(proc_lookup(f, "Cached") == 1234, "meminfo: Cached, not SwapCached");
+	rewind(f);
+	tap_ok(proc_lookup(f, "Dirty") == 0, "meminfo: a zero value is found");
+	rewind(f);
+	tap_ok(proc_lookup(f, "Writeback") == -1, "meminfo: an absent key is -1");
+	fclose(f);
+	f = fmemopen((void *)vmstat, sizeof(vmstat) - 1, "r");
+	tap_ok(proc_lookup(f, "pgpgin") == 42, "vmstat: exact key, not a longer one");
+	rewind(f);
+	tap_ok(proc_lookup(f, "dropbehind_marked") == -1,
+	       "vmstat: a counter this kernel lacks is -1");
+	fclose(f);
+}
+
+int main(void)
+{
+	test_options();
+	test_histogram();
+	test_proc();
+	return tap_done(0);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iolab's parts that need no kernel: option parsing, the latency histogram
+ * and /proc parsing.  Kept apart from the I/O loop so that the host's unit
+ * tests (tests/host/iolab-unit.c) can exercise them.
+ */
+#ifndef IOLAB_H
+#define IOLAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum iolab_mode {
+	BUFFERED, DIRECT, UNCACHED, FADVISE,
+	URING_BUFFERED, URING_UNCACHED, URING_DIRECT, MMAP,
+	IOLAB_NR_MODES
+};
+extern const char *const iolab_mode_names[IOLAB_NR_MODES];
+
+struct iolab_options {
+	enum iolab_mode mode;
+	bool write, random, json, hits;
+	long long bs, size;
+	double seconds, rate;
+	int qd;
+	const char *file, *log;
+};
+
+enum iolab_parse_result { IOLAB_RUN, IOLAB_HELP, IOLAB_USAGE, IOLAB_BAD };
+
+/*
+ * Fills *o from the command line.  On IOLAB_BAD, err holds "what: why" for
+ * the user; IOLAB_USAGE means the arguments do not fit the synopsis.
+ */
+enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options *o,
+				    char *err, size_t errlen);
+void iolab_usage(FILE *out);
+
+static inline bool iolab_direct(const struct iolab_options *o)
+{
+	return o->mode == DIRECT || o->mode == URING_DIRECT;
+}
+
+static inline bool iolab_uncached(const struct iolab_options *o)
+{
+	return o->mode == UNCACHED || o->mode == URING_UNCACHED;
+}
+
+static inline bool iolab_uring(const struct iolab_options *o)
+{
+	return o->mode >= URING_BUFFERED && o->mode <= URING_DIRECT;
+}
+
+/*
+ * Latency histogram: 8 buckets per power of two of nanoseconds, so a
+ * percentile is within 12.5% of the true value and costs no sorting.
+ */
+#define HIST_BUCKETS (64 * 8)
+struct hist {
+	unsigned long count[HIST_BUCKETS];
+	unsigned long total;
+};
+
+void hist_add(struct hist *h, uint64_t ns);
+/* The lower bound of the bucket holding the p-th percentile; 0 if empty */
+uint64_t hist_percentile(const struct hist *h, double p);
+
+/*
+ * The value of KEY in a /proc/vmstat or /proc/meminfo style stream ("key
+ * value" or "Key: value kB"); -1 if absent.
+ */
+long long proc_lookup(FILE *f, const char *key);
+
+#endif

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* iolab's command line; see iolab.h and iolab(1). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "../tool.h"
+#include "iolab.h"
+
+const char *const iolab_mode_names[IOLAB_NR_MODES] = {
+	"buffered", "direct", "uncached", "fadvise",
+	"uring-buffered", "uring-uncached", "uring-direct", "mmap",
+};
+
+void iolab_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: iolab [options] FILE\n"
+		"Read (or write) FILE and report throughput, latency, CPU and page-cache use.\n\n"
+		"  -m, --mode MODE     buffered (default), direct, uncached, fadvise, mmap,\n"
+		"                      uring-buffered, uring-uncached, uring-direct\n"
+		"  -w, --write         write instead of read\n"
+		"  -r, --random        random block offsets instead of sequential\n"
+		"  -b, --bs SIZE       bytes per I/O (default 64K)\n"
+		"  -s, --size SIZE     data set size (default: the file's size; needed to write)\n"
+		"  -t, --time SECONDS  stop after this long (default: one pass over the data)\n"
+		"  -q, --qd N          queue depth for uring modes (default 4)\n"
+		"  -R, --rate N        at most N I/Os per second (default: as fast as possible)\n"
+		"  -H, --hits          count page-cache hits: try each read with RWF_NOWAIT first\n"
+		"  -l, --log FILE      write one CSV line per second to FILE\n"
+		"  -j, --json          summary as one JSON object\n"
+		"  -h, --help          this help\n\n"
+		"SIZE takes a K, M or G suffix (powers of 1024).\n");
+}
+
+static enum iolab_parse_result bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return IOLAB_BAD;
+}
+
+/* A finite number > 0 */
+static bool positive(const char *arg, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	return end != arg && !*end && isfinite(*v) && *v > 0;
+}
+
+enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options *o,
+				    char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' }, { "write", no_argument, NULL, 'w' },
+		{ "random", no_argument, NULL, 'r' }, { "bs", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' }, { "time", required_argument, NULL, 't' },
+		{ "qd", required_argument, NULL, 'q' }, { "rate", required_argument, NULL, 'R' },
+		{ "hits", no_argument, NULL, 'H' }, { "log", required_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double qd;
+	int c, m;
+
+	*o = (struct iolab_options){ .bs = 64 << 10, .size = -1, .qd = 4 };
+	optind = 0;	/* glibc: start afresh, also for a second command line */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:Hl:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			for (m = 0; m < IOLAB_NR_MODES; m++)
+				if (!strcmp(optarg, iolab_mode_names[m]))
+					break;
+			if (m == IOLAB_NR_MODES)
+				return bad(err, errlen, "--mode: unknown mode '%s' (see --help)", optarg);
+			o->mode = m;
+			break;
+		case 'w': o->write = true; break;
+		case 'r': o->random = true; break;
+		case 'b':
+			if (!size_arg(optarg, &o->bs) || o->bs < 512 || o->bs > (64 << 20))
+				return bad(err, errlen, "--bs: give 512 bytes to 64M");
+			break;
+		case 's':
+			if (!size_arg(optarg, &o->size) || o->size == 0)
+				return bad(err, errlen, "--size: not a size above 0 "
+					   "(a number with an optional K, M or G)");
+			break;
+		case 't':
+			if (!positive(optarg, &o->seconds))
+				return bad(err, errlen, "--time: give a number of seconds above 0");
+			break;
+		case 'q':
+			if (!positive(optarg, &qd) || qd != (int)qd || qd > 256)
+				return bad(err, errlen, "--qd: give a whole number from 1 to 256");
+			o->qd = (int)qd;
+			break;
+		case 'R':
+			if (!positive(optarg, &o->rate))
+				return bad(err, errlen, "--rate: give I/Os per second above 0");
+			break;
+		case 'H': o->hits = true; break;
+		case 'l': o->log = optarg; break;
+		case 'j': o->json = true; break;
+		case 'h': return IOLAB_HELP;
+		default: return IOLAB_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		return IOLAB_USAGE;
+	o->file = argv[optind];
+	if (o->mode == MMAP && o->write)
+		return bad(err, errlen, "--mode mmap: only reads");
+	if (o->hits && (o->write || iolab_uring(o) || iolab_direct(o) || o->mode == MMAP))
+		return bad(err, errlen, "--hits: counts hits of preadv2 reads: buffered, "
+			   "uncached or fadvise mode, without --write");
+	if (o->write && o->size < 0)
+		return bad(err, errlen, "--size: give the data set size to write");
+	return IOLAB_RUN;
+}

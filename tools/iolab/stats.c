@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* iolab's latency histogram and /proc parsing; see iolab.h. */
+#include <string.h>
+
+#include "iolab.h"
+
+static int bucket(uint64_t ns)
+{
+	int log = 63 - __builtin_clzll(ns | 1);
+	int sub = log >= 3 ? (int)((ns >> (log - 3)) & 7) : 0;
+
+	return log * 8 + sub;
+}
+
+static uint64_t bucket_ns(int b)
+{
+	int log = b / 8, sub = b % 8;
+
+	return log >= 3 ? ((8ull + sub) << (log - 3)) : (1ull << log);
+}
+
+void hist_add(struct hist *h, uint64_t ns)
+{
+	h->count[bucket(ns)]++;
+	h->total++;
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	unsigned long want = (unsigned long)(p / 100.0 * h->total), seen = 0;
+
+	if (!h->total)
+		return 0;
+	if (want >= h->total)	/* p100 is the largest sample, not past it */
+		want = h->total - 1;
+
+	for (int b = 0; b < HIST_BUCKETS; b++) {
+		seen += h->count[b];
+		if (seen > want)
+			return bucket_ns(b);
+	}
+	return 0;
+}
+
+long long proc_lookup(FILE *f, const char *key)
+{
+	char k[64];
+	long long v;
+
+	while (fscanf(f, "%63s %lld%*[^\n]", k, &v) == 2) {
+		size_t n = strlen(k);
+
+		if (k[n - 1] == ':')
+			k[n - 1] = 0;
+		if (!strcmp(k, key))
+			return v;
+	}
+	return -1;
+}
