@@ -67,6 +67,15 @@ iolab -R 100 -b 4K -s 200K -j "$f" >/tmp/iolab.json
 secs=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
 ok "awk 'BEGIN { exit !($secs >= 0.45) }'" "--rate 100 paces 50 reads over half a second (${secs} s)"
 
+# pclab-rw --stat, which the labs use to watch a warm range
+sync
+echo 3 >/proc/sys/vm/drop_caches
+pclab-rw -s 8M "$f"
+is "$(pclab-rw -S -s 8M "$f")" "2048 0 0 0 0" "pclab-rw -S: the 8 MiB just read are 2048 cached pages"
+is "$(pclab-rw -S -o 16M -s 4M "$f" | cut -d' ' -f1)" 0 "pclab-rw -S: a range not read has none"
+pclab-rw -S -w "$f" 2>/dev/null
+is "$?" 1 "pclab-rw -S refuses --write"
+
 iolab -m nosuchmode "$f" >/dev/null 2>&1
 is "$?" 1 "an unknown mode is refused"
 iolab -m direct -b 1000 "$f" 2>/tmp/iolab.err
