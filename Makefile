@@ -56,9 +56,9 @@ endef
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs run shell trace soak \
+.PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
-	check lab1 clean distclean kernel-export
+	check $(LABS) labs clean distclean kernel-export
 
 all: kernel initramfs
 
@@ -67,6 +67,7 @@ help:
 	@echo
 	@echo 'Start here:'
 	@echo '  make lab1        run lab 1 (installs packages and builds what it needs)'
+	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
 	@echo
@@ -75,6 +76,7 @@ help:
 	@echo '  make kernel      patched 6.12 kernel (build/kernel/release) and UAPI headers'
 	@echo '  make kernel-debug  the same with the debug options of kernel/config/debug/'
 	@echo '  make initramfs   guest root file system ($(INITRAMFS))'
+	@echo '  make pcviz       the page-cache viewer: build/host/pcviz and the guest'"'"'s static build'
 	@echo '  make all         kernel and initramfs (the default)'
 	@echo
 	@echo 'Running (guest consoles log to results/NAME/console.log):'
@@ -103,6 +105,8 @@ help:
 	@echo '  EVENTS=$(EVENTS)'
 	@echo '                   events for make trace'
 	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
+	@echo '  QUICK=1          labs with small sizes (what make check runs)'
+	@echo '  LAB_DATA_MIB, LAB_SECONDS, LAB_FS   lab data set (default 10x MEM), timed runs, ext4/xfs'
 	@echo '  V=$(V)            1 shows every command'
 
 # --- Debian packages ---------------------------------------------------------
@@ -207,6 +211,8 @@ $(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h t
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(HOST_CFLAGS) -Itests/lib -o $@ $(filter %.c,$^) -lm
 
+include pcviz/pcviz.mk
+
 guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
@@ -262,8 +268,13 @@ soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 
 # --- Labs --------------------------------------------------------------------
 
-lab1: $(KIMAGE_release) $(INITRAMFS)
-	$(Q)labs/lab1/run
+LABS := $(sort $(patsubst labs/%/run,%,$(wildcard labs/lab*/run)))
+
+$(LABS): %: $(KIMAGE_release) $(INITRAMFS)
+	$(Q)labs/$@/run
+
+# Every lab in order; a failing self-check stops the series.
+labs: $(LABS)
 
 # --- Cleaning ----------------------------------------------------------------
 

@@ -1,19 +1,81 @@
 # shellcheck shell=bash
-# Shared helpers for the labs' host-side scripts (sourced).
+# Shared helpers for the labs' host-side scripts (sourced).  Set LAB (e.g.
+# lab2) before sourcing.
 #
-#   lab_vm NAME COMMAND     boot the release kernel (MEM, CPUS from the
-#       environment) and run COMMAND; results land in results/NAME
+#   lab_vm COMMAND          boot the kernel (MEM, CPUS from the environment)
+#                           and run COMMAND; results land in $out
+#   jget STEP KEY           a number from the guest's STEP.json
+#   lab_table STEP...       the results table of iolab steps
+#   lab_plot PNG TITLE YLABEL COLUMN STEP...
+#                           one line per step: COLUMN of STEP.csv over time
+#                           (a column name, or a gnuplot expression in
+#                           parentheses, e.g. "(column('cached_kib')/1024)")
 #   check NAME VALUE-TEXT CONDITION [HINT]      print one self-check line
 #   lab_score                                   print the score; status 1 if
 #                                               a check failed
+#
+# Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
+# LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
+# them small for `make check`.  LAB_RESULTS moves the results directory.
 
+: "${LAB:?set LAB before sourcing lib.sh}"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LAB_KERNEL=${LAB_KERNEL:-$top/build/kernel/release/arch/x86/boot/bzImage}
+results_root=${LAB_RESULTS:-$top/results}
+out=$results_root/$LAB
+mem_mib=${MEM:-256}
+if [ "${QUICK:-0}" = 1 ]; then
+	: "${LAB_DATA_MIB:=$((mem_mib * 3))}" "${LAB_SECONDS:=3}"
+fi
+LAB_DATA_MIB=${LAB_DATA_MIB:-$((mem_mib * 10))}
+LAB_SECONDS=${LAB_SECONDS:-10}
+LAB_FS=${LAB_FS:-ext4}
+case "$LAB_DATA_MIB" in '' | *[!0-9]*) echo "$LAB: LAB_DATA_MIB must be a number of MiB" >&2; exit 2 ;; esac
+case "$LAB_SECONDS" in '' | *[!0-9]*) echo "$LAB: LAB_SECONDS must be a whole number" >&2; exit 2 ;; esac
+case "$LAB_FS" in ext4 | xfs) ;; *) echo "$LAB: LAB_FS must be ext4 or xfs" >&2; exit 2 ;; esac
 lab_checks=0
 lab_failed=0
 
 lab_vm() {
-	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$1" -- "$2"
+	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, data set $LAB_DATA_MIB MiB on $LAB_FS)"
+	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
+		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS $1"
+}
+
+jget() {
+	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$out/$1.json"
+}
+
+lab_table() {
+	local s
+	printf '  %-18s %9s %8s %10s %8s %11s %13s\n' step MB/s IOPS "p99 us" kswapd% \
+		"cache +MiB" "reclaimed MiB"
+	for s in "$@"; do
+		printf '  %-18s %9s %8s %10s %8s %11d %13d\n' "$s" "$(jget "$s" mb_s)" \
+			"$(jget "$s" iops)" "$(jget "$s" p99)" "$(jget "$s" kswapd_cpu_pct)" \
+			$((($(jget "$s" peak) - $(jget "$s" start)) / 1024)) \
+			$(($(jget "$s" pages_reclaimed) / 256))
+	done
+}
+
+lab_plot() {
+	local png=$1 title=$2 ylabel=$3 column=$4 plots="" s
+	shift 4
+	case "$column" in "("*) ;; *) column="'$column'" ;; esac
+	for s in "$@"; do
+		plots="$plots${plots:+, }'$out/$s.csv' using 'seconds':$column with linespoints lw 2 pt 7 ps 0.5 title '$s'"
+	done
+	gnuplot <<-GP 2>/dev/null && echo "$LAB: plot: $out/$png"
+	set terminal pngcairo size 800,450 noenhanced
+	set output '$out/$png'
+	set title '$title'
+	set datafile separator ','
+	set key autotitle columnhead
+	set xlabel 'seconds'
+	set ylabel '$ylabel'
+	set grid
+	plot $plots
+	GP
 }
 
 check() {

@@ -157,13 +157,16 @@ static void account(double t0, long long n)
 	r.bytes += n;
 }
 
-/* Once a second: a throughput line, a log line, and the page-cache peaks. */
-static void tick(void)
+/*
+ * Once a second (and, with final, at the end of the run): a throughput
+ * line, a log line, and the page-cache peaks.
+ */
+static void tick(bool final)
 {
 	double t = now(), dt = t - r.last;
 	long long cached, dirty, writeback, kswapd;
 
-	if (dt < 1.0)
+	if (dt < (final ? 0.01 : 1.0))
 		return;
 	cached = meminfo("Cached");
 	dirty = meminfo("Dirty");
@@ -175,7 +178,7 @@ static void tick(void)
 		r.dirty_peak = dirty;
 	if (writeback > r.writeback_peak)
 		r.writeback_peak = writeback;
-	if (!o.json)
+	if (!o.json && !final)
 		printf("%6.1fs %9.1f MB/s  cache %7.1f MiB\n", t - r.start,
 		       (r.bytes - r.last_bytes) / 1e6 / dt, cached / 1024.0);
 	fflush(stdout);
@@ -254,7 +257,7 @@ static void run_uring(int fd, unsigned char *buf)
 			io_uring_submit(&ring);
 			inflight++;
 		}
-		tick();
+		tick(false);
 	}
 	io_uring_queue_exit(&ring);
 	free(slots);
@@ -302,7 +305,7 @@ static void run_sync(int fd, unsigned char *buf, const unsigned char *map)
 		if (n < 0)
 			io_error();
 		account(t0, n);
-		tick();
+		tick(false);
 	}
 }
 
@@ -422,6 +425,9 @@ int main(int argc, char **argv)
 			die(o.log, strerror(errno));
 		fprintf(r.log, "seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,"
 			"hit_pct\n");
+		/* where the plots start */
+		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,100\n", meminfo("Cached"), meminfo("Dirty"),
+			meminfo("Writeback"));
 	}
 	if (posix_memalign((void **)&buf, 4096, o.bs * o.qd))
 		die("memory", strerror(errno));
@@ -441,6 +447,7 @@ int main(int argc, char **argv)
 		run_uring(fd, buf);
 	else
 		run_sync(fd, buf, map);
+	tick(true);
 	if (o.write && o.mode != FADVISE && fsync(fd))
 		die("fsync", strerror(errno));
 	elapsed = now() - r.start;

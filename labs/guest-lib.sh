@@ -1,0 +1,51 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the variables are for the scripts that source this
+# Shared helpers for the labs' guest scripts (sourced by busybox sh).
+# Set LAB (e.g. lab2) before sourcing.  Results go to /results, which the
+# host finds in results/LAB/.
+#
+#   say TEXT...                 a progress line
+#   cold                        write back dirty data, empty the page cache
+#   data_file PATH MIB          create PATH of MIB MiB with O_DIRECT (the
+#                               cache stays empty), unless it exists
+#   measure NAME IOLAB-ARGS...  run iolab: NAME.json (summary), NAME.csv
+#                               (per-second log), one line of progress
+#   json NAME KEY               a number from NAME.json
+#   mem_mib, data_mib, secs     guest RAM; data set (LAB_DATA_MIB, default
+#                               10x RAM); seconds per timed run (LAB_SECONDS)
+
+: "${LAB:?set LAB before sourcing guest-lib.sh}"
+out=/results
+fs=${LAB_FS:-ext4}
+dir=/mnt/$fs
+mem_mib=$(awk '$1 == "MemTotal:" { print int($2 / 1024) }' /proc/meminfo)
+data_mib=${LAB_DATA_MIB:-$((mem_mib * 10))}
+secs=${LAB_SECONDS:-10}
+
+say() { echo "$LAB: $*"; }
+
+cold() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+data_file() {
+	[ -f "$1" ] && return 0
+	say "  creating the data set: $1, $2 MiB (O_DIRECT, so the cache stays empty)"
+	iolab -m direct -w -b 1M -s "$2M" -j "$1" >/dev/null
+}
+
+json() {
+	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$out/$1.json"
+}
+
+measure() {
+	name=$1
+	shift
+	iolab -j -l "$out/$name.csv" "$@" >"$out/$name.json" || {
+		say "iolab failed in step $name"
+		return 1
+	}
+	say "  $name: $(json "$name" mb_s) MB/s, kswapd $(json "$name" kswapd_cpu_pct)% CPU," \
+		"page cache peak $(($(json "$name" peak) / 1024)) MiB"
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Lab 2, guest side: buffered reads over a data set ten times RAM, the same
+# with O_DIRECT, a profile of kswapd, and two traps of O_DIRECT.
+set -eu
+LAB=lab2
+# shellcheck source=../guest-lib.sh
+. /usr/share/pclab/labs/guest-lib.sh
+big=$dir/lab2.dat
+data_file "$big" "$data_mib"
+
+say "step 1/5: sequential 1 MiB reads of $data_mib MiB ($((data_mib / mem_mib))x RAM), buffered then O_DIRECT"
+cold
+measure seq-buffered -m buffered -b 1M "$big"
+cold
+measure seq-direct -m direct -b 1M "$big"
+
+say "step 2/5: random 4 KiB reads for $secs s each, buffered then O_DIRECT"
+cold
+measure rand-buffered -m buffered -r -b 4K -t "$secs" "$big"
+cold
+measure rand-direct -m direct -r -b 4K -t "$secs" "$big"
+
+say "step 3/5: where kswapd's time goes: perf record of a buffered stream ($secs s)"
+cold
+perf record -q -e cpu-clock -a -g -o /tmp/perf.data -- \
+	iolab -m buffered -b 1M -t "$secs" "$big" >/dev/null 2>&1
+perf report -q -i /tmp/perf.data --comm kswapd0 --no-children --sort symbol --stdio \
+	-g none 2>/dev/null | sed '/^$/d' | head -n 25 >"$out/kswapd-profile.txt"
+say "  kswapd's top functions:"
+head -n 8 "$out/kswapd-profile.txt" | sed 's/^/      /'
+
+say "step 4/5: trap 1: O_DIRECT with a block size the device cannot take (1000 bytes)"
+set +e
+iolab -m direct -b 1000 -s 1M "$big" >/dev/null 2>"$out/misaligned.txt"
+echo "$?" >"$out/misaligned.status"
+set -e
+sed 's/^/      /' "$out/misaligned.txt"
+
+say "step 5/5: trap 2: O_DIRECT beside buffered I/O on the same file"
+mixed=$dir/lab2-mixed.dat
+pclab-rw -w -s 16M -f "$mixed"
+cold
+pclab-rw -s 16M "$mixed"
+before=$(pclab-rw -S -s 16M "$mixed" | cut -d' ' -f1)
+iolab -m direct -w -b 1M -s 8M -j "$mixed" >/dev/null
+after=$(pclab-rw -S -s 16M "$mixed" | cut -d' ' -f1)
+say "  16 MiB cached: $before pages; after an O_DIRECT write of the first 8 MiB: $after"
+# buffered writes sit dirty in the cache; an O_DIRECT read must flush them first
+pclab-rw -w -s 8M "$mixed"
+dirty_before=$(pclab-rw -S -s 8M "$mixed" | cut -d' ' -f2)
+iolab -m direct -b 1M -s 8M -j "$mixed" >/dev/null
+dirty_after=$(pclab-rw -S -s 8M "$mixed" | cut -d' ' -f2)
+say "  8 MiB written buffered: $dirty_before dirty pages; after an O_DIRECT read: $dirty_after"
+echo "cached_before,cached_after_direct_write,dirty_before,dirty_after_direct_read" >"$out/mixing.csv"
+echo "$before,$after,$dirty_before,$dirty_after" >>"$out/mixing.csv"
+rm -f "$mixed"
+echo "$mem_mib,$data_mib,$secs" >"$out/sizes.csv"

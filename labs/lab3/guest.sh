@@ -1,0 +1,55 @@
+#!/bin/sh
+# Lab 3, guest side: the lab 2 stream again with RWF_UNCACHED, beside
+# buffered and the fadvise workaround; a warm range that must survive; the
+# drop-behind tracepoints for one read.
+set -eu
+LAB=lab3
+# shellcheck source=../guest-lib.sh
+. /usr/share/pclab/labs/guest-lib.sh
+big=$dir/lab3.dat
+warm_mib=$((mem_mib / 8))
+data_file "$big" "$data_mib"
+
+# Warms two things by reading them once: the first warm_mib MiB of the
+# file about to be streamed, and a file of that size beside it.  Streams
+# the big file in mode $2 and records how much of each stayed cached:
+# NAME.warm has "range-before range-after beside-before beside-after" pages.
+stream_past_warm() { # name mode
+	cold
+	pclab-rw -s "${warm_mib}M" "$big"
+	pclab-rw "$beside"
+	r0=$(pclab-rw -S -s "${warm_mib}M" "$big" | cut -d' ' -f1)
+	b0=$(pclab-rw -S "$beside" | cut -d' ' -f1)
+	measure "$1" -m "$2" -b 1M "$big"
+	r1=$(pclab-rw -S -s "${warm_mib}M" "$big" | cut -d' ' -f1)
+	b1=$(pclab-rw -S "$beside" | cut -d' ' -f1)
+	echo "$r0 $r1 $b0 $b1" >"$out/$1.warm"
+	say "  warm pages: streamed file's first $warm_mib MiB $r0 -> $r1; file beside $b0 -> $b1"
+}
+
+beside=$dir/lab3-beside.dat
+pclab-rw -w -s "${warm_mib}M" -f "$beside"
+say "step 1/3: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
+say "  buffered"
+stream_past_warm buffered buffered
+say "  uncached (RWF_UNCACHED)"
+stream_past_warm uncached uncached
+say "  fadvise (buffered + POSIX_FADV_DONTNEED behind the reader)"
+stream_past_warm fadvise fadvise
+
+say "step 2/3: io_uring with RWF_UNCACHED, 4 reads in flight"
+cold
+measure uring-uncached -m uring-uncached -q 4 -b 1M "$big"
+
+say "step 3/3: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
+cold
+pclab-rw -s 2M "$big"
+pclab-rw -S -s 8M "$big" | cut -d' ' -f1 >"$out/trace-warm-pages"
+trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
+	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
+trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
+for e in mark serve claim end call; do
+	printf '%s,%s\n' "$e" "$(grep -c "dropbehind_$e:" "$out/uncached-read.txt" || true)"
+done >"$out/events.csv"
+echo "end_dropped,$(grep -c 'dropbehind_end:.*: dropped' "$out/uncached-read.txt" || true)" >>"$out/events.csv"
+say "  events: $(tr '\n' ' ' <"$out/events.csv")"
