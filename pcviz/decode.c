@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tracepoints pcviz uses and their decoding (libtraceevent). */
+#include <string.h>
+
+#include "decode.h"
+
+/* field slots: dev, ino, index, nr_pages, pfn, arg[0..4] */
+enum { F_DEV, F_INO, F_INDEX, F_NR, F_PFN, F_ARG };
+
+#define DB_FIELDS "s_dev", "i_ino", "index", "nr_pages", NULL
+
+const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
+	{ "filemap", "mm_filemap_add_to_page_cache", PCV_EV_ADD, PCV_FILTER_DEV_INO,
+	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
+	{ "filemap", "mm_filemap_delete_from_page_cache", PCV_EV_DELETE, PCV_FILTER_DEV_INO,
+	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
+	{ "pagemap", "mm_lru_insertion", PCV_EV_LRU_INSERT, PCV_FILTER_FILE_LRU,
+	  { NULL, NULL, NULL, NULL, "pfn" } },
+	{ "pagemap", "mm_lru_activate", PCV_EV_LRU_ACTIVATE, PCV_FILTER_NONE,
+	  { NULL, NULL, NULL, NULL, "pfn" } },
+	{ "writeback", "writeback_dirty_folio", PCV_EV_DIRTY, PCV_FILTER_INO,
+	  { NULL, "ino", "index" } },
+	{ "writeback", "writeback_single_inode", PCV_EV_WRITEBACK, PCV_FILTER_INO,
+	  { NULL, "ino", NULL, "wrote" } },
+	{ "vmscan", "mm_vmscan_kswapd_wake", PCV_EV_KSWAPD_WAKE, PCV_FILTER_NONE,
+	  { NULL, NULL, NULL, NULL, NULL, "order" } },
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", PCV_EV_DIRECT_RECLAIM, PCV_FILTER_NONE,
+	  { NULL, NULL, NULL, NULL, NULL, "order" } },
+	{ "vmscan", "mm_vmscan_lru_shrink_inactive", PCV_EV_RECLAIM, PCV_FILTER_NONE,
+	  { NULL, NULL, "nr_scanned", "nr_reclaimed" } },
+	{ "filemap", "dropbehind_mark", PCV_EV_DB_MARK, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "dropbehind_serve", PCV_EV_DB_SERVE, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "dropbehind_claim", PCV_EV_DB_CLAIM, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "dropbehind_end", PCV_EV_DB_END, PCV_FILTER_DEV_INO,
+	  { DB_FIELDS, "when", "result" } },
+	{ "filemap", "dropbehind_call", PCV_EV_DB_CALL, PCV_FILTER_DEV_INO,
+	  { "s_dev", "i_ino", "pos", "bytes", NULL, "write", "marked", "served", "dropped", "kept" } },
+};
+
+int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
+{
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		const struct pcv_evspec *s = &pcv_specs[i];
+		struct tep_event *e = tep_find_event_by_name(tep, s->system, s->name);
+
+		d->ev[i].id = -1;
+		if (!e)
+			continue;
+		for (int f = 0; f < 10; f++)
+			if (s->field[f] && !(d->ev[i].field[f] = tep_find_field(e, s->field[f])))
+				e = NULL;
+		if (!e)
+			continue;
+		d->ev[i].id = e->id;
+		d->found++;
+	}
+	return d->found;
+}
+
+bool pcv_decode(const struct pcv_decoder *d, struct tep_handle *tep, struct tep_record *rec,
+		struct pcv_event *ev)
+{
+	int id = tep_data_type(tep, rec);
+	uint64_t v[10] = { 0 };
+	int i;
+
+	for (i = 0; i < PCV_NSPECS && d->ev[i].id != id; i++)
+		;
+	if (i == PCV_NSPECS)
+		return false;
+	for (int f = 0; f < 10; f++) {
+		unsigned long long val = 0;
+
+		if (d->ev[i].field[f])
+			tep_read_number_field(d->ev[i].field[f], rec->data, &val);
+		v[f] = val;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = (double)rec->ts / 1e9;
+	ev->kind = pcv_specs[i].kind;
+	ev->dev = (uint32_t)v[F_DEV];
+	ev->ino = v[F_INO];
+	ev->index = v[F_INDEX];
+	ev->nr_pages = v[F_NR];
+	ev->pfn = v[F_PFN];
+	for (int a = 0; a < 5; a++)
+		ev->arg[a] = (uint32_t)v[F_ARG + a];
+	if (ev->kind == PCV_EV_ADD || ev->kind == PCV_EV_DELETE)
+		ev->nr_pages = 1ull << (ev->arg[0] & 31);	/* the folio's order */
+	return true;
+}

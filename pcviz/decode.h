@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracepoints pcviz uses and their decoding (libtraceevent), shared by
+ * the live tracefs source and the trace.dat replay.
+ */
+#ifndef PCVIZ_DECODE_H
+#define PCVIZ_DECODE_H
+
+#include <event-parse.h>
+
+#include "model.h"
+
+/* How an event is filtered in the kernel. */
+enum pcv_filter { PCV_FILTER_DEV_INO, PCV_FILTER_INO, PCV_FILTER_FILE_LRU, PCV_FILTER_NONE };
+
+struct pcv_evspec {
+	const char *system, *name;
+	enum pcv_kind kind;
+	enum pcv_filter filter;
+	/* fields read into dev, ino, index, nr_pages, pfn, arg[0..4] (NULL: none) */
+	const char *field[10];
+};
+
+#define PCV_NSPECS 14
+extern const struct pcv_evspec pcv_specs[PCV_NSPECS];
+
+struct pcv_decoder {
+	struct {
+		int id;		/* -1: not in this kernel or trace */
+		struct tep_format_field *field[10];
+	} ev[PCV_NSPECS];
+	int found;
+};
+
+/* Looks the events up in tep; returns how many exist. */
+int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep);
+/* Decodes a record of one of the events; false for any other record. */
+bool pcv_decode(const struct pcv_decoder *d, struct tep_handle *tep, struct tep_record *rec,
+		struct pcv_event *ev);
+
+#endif

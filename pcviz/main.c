@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcviz: a live view of page-cache residency and page-cache events.
+ * See pcviz(1) and docs/pcviz.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "source.h"
+#include "ui.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Signals end the main loop, which then removes the tracefs instance. */
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: sleeps end early */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Sleeps until start + n * interval on the monotonic clock (no drift). */
+static void sleep_until(const struct timespec *start, double interval, long n)
+{
+	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)n;
+	struct timespec ts = { .tv_sec = (time_t)at };
+
+	ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+	while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
+{
+	struct timespec start;
+
+	if (!m->events_on)
+		fprintf(stderr, "pcviz: no events: %s\n", m->events_why);
+	if (!o->json)
+		pcv_csv_header(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	s->sample(s, m, 0);
+	for (long n = 1; !o->count || n <= o->count; n++) {
+		int end;
+
+		if (s->realtime)
+			sleep_until(&start, o->interval, n);
+		if (stop_signal)
+			break;
+		end = s->sample(s, m, o->interval);
+		if (o->json)
+			pcv_json_line(stdout, m);
+		else
+			pcv_csv_line(stdout, m);
+		if (end || ferror(stdout))
+			break;
+	}
+	return ferror(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct pcv_model model;
+	struct pcv_options o;
+	struct pcv_source src = { 0 };
+	char err[512];
+	int status;
+
+	status = pcv_parse_options(argc, argv, &o, err, sizeof(err));
+	if (status == 1) {
+		fputs(pcv_usage, stdout);
+		return 0;
+	}
+	if (status) {
+		fprintf(stderr, "pcviz: %s\nTry 'pcviz --help'.\n", err);
+		return 2;
+	}
+	if (!o.batch && !isatty(STDOUT_FILENO))
+		o.batch = true;
+	catch_signals();
+	pcv_model_init(&model);
+	if (o.replay)
+		status = pcv_replay_open(&src, &model, &o, err, sizeof(err));
+	else if (o.synthetic)
+		status = pcv_synth_open(&src, &model, &o, err, sizeof(err));
+	else
+		status = pcv_live_open(&src, &model, &o, err, sizeof(err));
+	if (status) {
+		fprintf(stderr, "pcviz: %s\n", err);
+		pcv_model_free(&model);
+		return 1;
+	}
+	status = o.batch ? run_batch(&src, &model, &o) : pcv_ui_run(&src, &model, &o, &stop_signal);
+	src.close(&src, &model);
+	pcv_model_free(&model);
+	if (stop_signal && stop_signal != SIGPIPE) {
+		/* clean up done: die of the signal, as the caller expects */
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
+	return status;
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pcviz's model: residency cells, counters and rates, event aggregation. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "model.h"
+
+const char *const pcv_kind_name[PCV_EV_NKINDS] = {
+	[PCV_EV_ADD] = "add",
+	[PCV_EV_DELETE] = "delete",
+	[PCV_EV_LRU_INSERT] = "lru_insert",
+	[PCV_EV_LRU_ACTIVATE] = "lru_activate",
+	[PCV_EV_DIRTY] = "dirty",
+	[PCV_EV_WRITEBACK] = "writeback",
+	[PCV_EV_KSWAPD_WAKE] = "kswapd_wake",
+	[PCV_EV_DIRECT_RECLAIM] = "direct_reclaim",
+	[PCV_EV_RECLAIM] = "reclaim",
+	[PCV_EV_DB_MARK] = "db_mark",
+	[PCV_EV_DB_SERVE] = "db_serve",
+	[PCV_EV_DB_CLAIM] = "db_claim",
+	[PCV_EV_DB_END] = "db_end",
+	[PCV_EV_DB_CALL] = "db_call",
+};
+
+const char *const pcv_vm_name[PCV_VM_N] = {
+	[PCV_VM_PGSCAN_KSWAPD] = "pgscan_kswapd",
+	[PCV_VM_PGSCAN_DIRECT] = "pgscan_direct",
+	[PCV_VM_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
+	[PCV_VM_PGSTEAL_DIRECT] = "pgsteal_direct",
+	[PCV_VM_REFAULT_FILE] = "workingset_refault_file",
+	[PCV_VM_PGPGIN] = "pgpgin",
+	[PCV_VM_PGPGOUT] = "pgpgout",
+	[PCV_VM_DB_MARKED] = "dropbehind_marked",
+	[PCV_VM_DB_READ] = "dropbehind_read",
+	[PCV_VM_DB_WRITE] = "dropbehind_write",
+	[PCV_VM_DB_CLAIMED] = "dropbehind_kept_claimed",
+	[PCV_VM_DB_MAPPED] = "dropbehind_kept_mapped",
+	[PCV_VM_DB_BUSY] = "dropbehind_kept_busy",
+};
+
+static const char *const db_when[] = { "read", "writeback", "irq-writeback" };
+static const char *const db_result[] = {
+	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "nomem",
+};
+
+uint32_t pcv_kdev(uint64_t st_dev)
+{
+	return (uint32_t)(major(st_dev) << 20 | minor(st_dev));
+}
+
+void pcv_model_init(struct pcv_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->sys.mglru = -1;
+	m->sys.kswapd_ticks = -1;
+	m->sys.kswapd_prev_ticks = -1;
+	m->sys.ticks_per_s = 100;
+	snprintf(m->res_source, sizeof(m->res_source), "cachestat");
+}
+
+void pcv_model_free(struct pcv_model *m)
+{
+	for (int i = 0; i < m->nfiles; i++) {
+		free(m->files[i].path);
+		free(m->files[i].cells);
+		free(m->files[i].bitmap);
+	}
+	free(m->pfn);
+	m->nfiles = 0;
+	m->pfn = NULL;
+}
+
+int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint64_t ino,
+		       uint64_t size)
+{
+	struct pcv_file *f;
+
+	if (m->nfiles == PCV_MAX_FILES)
+		return -1;
+	f = &m->files[m->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -1;
+	f->dev = dev;
+	f->ino = ino;
+	f->size = size;
+	f->pages = (size + 4095) / 4096;
+	f->per_cell = 1;
+	return m->nfiles++;
+}
+
+int pcv_model_find_file(const struct pcv_model *m, uint32_t dev, uint64_t ino)
+{
+	for (int i = 0; i < m->nfiles; i++)
+		if (m->files[i].ino == ino && (!dev || m->files[i].dev == dev))
+			return i;
+	return -1;
+}
+
+void pcv_file_set_size(struct pcv_file *f, uint64_t size)
+{
+	if (size == f->size)
+		return;
+	f->state = size < f->size ? PCV_FILE_TRUNCATED : PCV_FILE_GREW;
+	snprintf(f->note, sizeof(f->note), "%s from %llu to %llu bytes while watched",
+		 size < f->size ? "truncated" : "grew", (unsigned long long)f->size,
+		 (unsigned long long)size);
+	f->size = size;
+	f->pages = (size + 4095) / 4096;
+}
+
+unsigned pcv_file_layout(struct pcv_file *f, unsigned ncells, unsigned zoom, uint64_t *pan)
+{
+	uint64_t span, per, first = *pan;
+	unsigned used;
+
+	if (ncells > PCV_MAX_CELLS)
+		ncells = PCV_MAX_CELLS;
+	if (!f->pages || !ncells) {
+		f->ncells = 0;
+		*pan = 0;
+		return 0;
+	}
+	span = zoom >= 63 ? 1 : f->pages >> zoom;
+	if (!span)
+		span = 1;
+	if (first > f->pages - span)
+		first = f->pages - span;
+	per = (span + ncells - 1) / ncells;
+	used = (unsigned)((span + per - 1) / per);
+	if (used > f->cap) {
+		struct pcv_cell *c = realloc(f->cells, used * sizeof(*c));
+
+		if (!c) {
+			f->ncells = 0;
+			return 0;
+		}
+		f->cells = c;
+		f->cap = used;
+	}
+	if (used != f->ncells || per != f->per_cell || first != f->first) {
+		/* a new layout: nothing to compare with, so nothing "changed" */
+		for (unsigned i = 0; i < used; i++) {
+			memset(&f->cells[i], 0, sizeof(f->cells[i]));
+			f->cells[i].r.pages = UINT64_MAX;
+		}
+	}
+	f->ncells = used;
+	f->per_cell = per;
+	f->first = first;
+	*pan = first;
+	return used;
+}
+
+uint64_t pcv_cell_range(const struct pcv_file *f, unsigned i, uint64_t *start)
+{
+	uint64_t s = f->first + (uint64_t)i * f->per_cell;
+
+	*start = s;
+	if (s >= f->pages)
+		return 0;
+	return f->pages - s < f->per_cell ? f->pages - s : f->per_cell;
+}
+
+void pcv_cell_set(struct pcv_cell *c, const struct pcv_res *r)
+{
+	c->changed = c->r.pages != UINT64_MAX &&
+		     (c->r.cached != r->cached || c->r.dirty != r->dirty ||
+		      c->r.writeback != r->writeback);
+	c->r = *r;
+}
+
+void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r)
+{
+	sum->pages += r->pages;
+	sum->cached += r->cached;
+	sum->dirty += r->dirty;
+	sum->writeback += r->writeback;
+	sum->evicted += r->evicted;
+	sum->recently_evicted += r->recently_evicted;
+}
+
+int pcv_file_track_pages(struct pcv_file *f)
+{
+	free(f->bitmap);
+	f->bitmap = calloc((f->pages + 63) / 64 + 1, sizeof(uint64_t));
+	return f->bitmap ? 0 : -1;
+}
+
+static uint64_t count_bits(const uint64_t *map, uint64_t start, uint64_t n)
+{
+	uint64_t count = 0, end = start + n;
+
+	while (start < end) {
+		uint64_t word = map[start / 64] >> (start % 64);
+		uint64_t take = 64 - start % 64;
+
+		if (take > end - start) {
+			take = end - start;
+			word &= (1ull << take) - 1;
+		}
+		count += (uint64_t)__builtin_popcountll(word);
+		start += take;
+	}
+	return count;
+}
+
+void pcv_file_from_bitmap(struct pcv_file *f)
+{
+	for (unsigned i = 0; i < f->ncells; i++) {
+		struct pcv_res r = { 0 };
+		uint64_t start;
+
+		r.pages = pcv_cell_range(f, i, &start);
+		if (f->bitmap)
+			r.cached = count_bits(f->bitmap, start, r.pages);
+		pcv_cell_set(&f->cells[i], &r);
+	}
+	f->total.pages = f->pages;
+}
+
+/* Sets or clears the bits of pages [index, index + n); keeps the total. */
+static void track(struct pcv_file *f, uint64_t index, uint64_t n, bool cached)
+{
+	if (!f->bitmap || index >= f->pages)
+		return;
+	if (n > f->pages - index)
+		n = f->pages - index;
+	for (uint64_t p = index; p < index + n; p++) {
+		uint64_t bit = 1ull << (p % 64);
+		bool was = f->bitmap[p / 64] & bit;
+
+		if (was == cached)
+			continue;
+		f->bitmap[p / 64] ^= bit;
+		if (cached)
+			f->total.cached++;
+		else
+			f->total.cached--;
+	}
+}
+
+static struct pcv_pfn_slot *pfn_slot(struct pcv_model *m, uint64_t pfn)
+{
+	if (!m->pfn) {
+		m->pfn = calloc(PCV_PFN_SLOTS, sizeof(*m->pfn));
+		if (!m->pfn)
+			return NULL;
+	}
+	return &m->pfn[(pfn * 0x9E3779B97F4A7C15ull) >> (64 - 17)];
+}
+
+static void ring_push(struct pcv_model *m, const struct pcv_event *ev)
+{
+	m->ring[m->ring_head] = *ev;
+	m->ring_head = (m->ring_head + 1) % PCV_RING;
+	if (m->ring_len < PCV_RING)
+		m->ring_len++;
+}
+
+const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i)
+{
+	if (i >= m->ring_len)
+		return NULL;
+	return &m->ring[(m->ring_head + PCV_RING - 1 - i) % PCV_RING];
+}
+
+static uint64_t event_pages(const struct pcv_event *ev)
+{
+	switch (ev->kind) {
+	case PCV_EV_LRU_INSERT:
+	case PCV_EV_LRU_ACTIVATE:
+	case PCV_EV_DIRTY:
+	case PCV_EV_KSWAPD_WAKE:
+	case PCV_EV_DIRECT_RECLAIM:
+		return 1;
+	case PCV_EV_DB_CALL:
+		return (ev->nr_pages + 4095) / 4096;
+	default:
+		return ev->nr_pages;
+	}
+}
+
+void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
+{
+	struct pcv_event ev = *in;
+	struct pcv_pfn_slot *slot;
+	int fi = -1;
+
+	switch (ev.kind) {
+	case PCV_EV_LRU_INSERT:
+	case PCV_EV_LRU_ACTIVATE:
+		slot = pfn_slot(m, ev.pfn);
+		if (!slot || slot->pfn_plus1 != ev.pfn + 1) {
+			m->unattributed++;
+			return;
+		}
+		fi = slot->file;
+		ev.dev = m->files[fi].dev;
+		ev.ino = m->files[fi].ino;
+		ev.index = slot->index;
+		break;
+	case PCV_EV_KSWAPD_WAKE:
+	case PCV_EV_DIRECT_RECLAIM:
+	case PCV_EV_RECLAIM:
+		break;
+	default:
+		fi = pcv_model_find_file(m, ev.dev, ev.ino);
+		if (fi < 0)
+			return;
+		break;
+	}
+	m->ev_count[ev.kind]++;
+	m->ev_pages[ev.kind] += event_pages(&ev);
+	ring_push(m, &ev);
+	if (fi < 0)
+		return;
+	m->files[fi].events[ev.kind]++;
+	if (ev.kind == PCV_EV_ADD && ev.pfn && (slot = pfn_slot(m, ev.pfn))) {
+		slot->pfn_plus1 = ev.pfn + 1;
+		slot->file = fi;
+		slot->index = ev.index;
+	} else if (ev.kind == PCV_EV_DELETE && ev.pfn && (slot = pfn_slot(m, ev.pfn)) &&
+		   slot->pfn_plus1 == ev.pfn + 1) {
+		slot->pfn_plus1 = 0;
+	}
+	if (!m->reconstruct)
+		return;
+	if (ev.kind == PCV_EV_ADD || ev.kind == PCV_EV_DB_MARK)
+		track(&m->files[fi], ev.index, ev.nr_pages, true);
+	else if (ev.kind == PCV_EV_DELETE ||
+		 (ev.kind == PCV_EV_DB_END && ev.arg[1] == PCV_DB_DROPPED))
+		track(&m->files[fi], ev.index, ev.nr_pages, false);
+}
+
+static double rate(uint64_t now, uint64_t before, double dt)
+{
+	return now >= before ? (double)(now - before) / dt : 0;
+}
+
+void pcv_model_tick(struct pcv_model *m, double now)
+{
+	struct pcv_system *s = &m->sys;
+	double dt = now - m->prev_now;
+
+	m->now = now;
+	if (!m->primed) {
+		m->t0 = now;
+		m->primed = true;
+	} else if (dt > 0) {
+		for (int k = 0; k < PCV_EV_NKINDS; k++)
+			m->ev_rate[k] = rate(m->ev_count[k], m->ev_prev[k], dt);
+		for (int v = 0; v < PCV_VM_N; v++)
+			s->vm_rate[v] = rate(s->vm[v], s->vm_prev[v], dt);
+		if (s->kswapd_ticks >= 0 && s->kswapd_prev_ticks >= 0)
+			s->kswapd_cpu = 100.0 * (double)(s->kswapd_ticks - s->kswapd_prev_ticks) /
+					(double)s->ticks_per_s / dt;
+	}
+	memcpy(m->ev_prev, m->ev_count, sizeof(m->ev_prev));
+	memcpy(s->vm_prev, s->vm, sizeof(s->vm_prev));
+	s->kswapd_prev_ticks = s->kswapd_ticks;
+	m->prev_now = now;
+}
+
+void pcv_model_reset_counts(struct pcv_model *m)
+{
+	memset(m->ev_count, 0, sizeof(m->ev_count));
+	memset(m->ev_pages, 0, sizeof(m->ev_pages));
+	memset(m->ev_prev, 0, sizeof(m->ev_prev));
+	memset(m->ev_rate, 0, sizeof(m->ev_rate));
+	for (int i = 0; i < m->nfiles; i++)
+		memset(m->files[i].events, 0, sizeof(m->files[i].events));
+	m->unattributed = 0;
+	m->lost = 0;
+	m->ring_len = 0;
+}
+
+struct pcv_res pcv_model_total(const struct pcv_model *m)
+{
+	struct pcv_res sum = { 0 };
+
+	for (int i = 0; i < m->nfiles; i++)
+		pcv_res_add(&sum, &m->files[i].total);
+	return sum;
+}
+
+static const char *name_of(const struct pcv_model *m, const struct pcv_event *ev, char *buf,
+			   size_t len)
+{
+	int fi = pcv_model_find_file(m, ev->dev, ev->ino);
+	const char *slash;
+
+	if (fi < 0) {
+		snprintf(buf, len, "ino %llu", (unsigned long long)ev->ino);
+		return buf;
+	}
+	slash = strrchr(m->files[fi].path, '/');
+	return slash && slash[1] ? slash + 1 : m->files[fi].path;
+}
+
+static const char *pages(const struct pcv_event *ev, char *buf, size_t len)
+{
+	if (ev->nr_pages > 1)
+		snprintf(buf, len, "pages %llu-%llu", (unsigned long long)ev->index,
+			 (unsigned long long)(ev->index + ev->nr_pages - 1));
+	else
+		snprintf(buf, len, "page %llu", (unsigned long long)ev->index);
+	return buf;
+}
+
+void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf, size_t len)
+{
+	char nb[48], pb[48];
+	const char *rw = ev->arg[0] ? "write" : "read";
+
+	switch (ev->kind) {
+	case PCV_EV_ADD:
+		snprintf(buf, len, "%s: %s added to the cache", name_of(m, ev, nb, sizeof(nb)),
+			 pages(ev, pb, sizeof(pb)));
+		break;
+	case PCV_EV_DELETE:
+		snprintf(buf, len, "%s: %s removed from the cache", name_of(m, ev, nb, sizeof(nb)),
+			 pages(ev, pb, sizeof(pb)));
+		break;
+	case PCV_EV_LRU_INSERT:
+		snprintf(buf, len, "%s: page %llu put on an LRU list", name_of(m, ev, nb, sizeof(nb)),
+			 (unsigned long long)ev->index);
+		break;
+	case PCV_EV_LRU_ACTIVATE:
+		snprintf(buf, len, "%s: page %llu activated (used again)",
+			 name_of(m, ev, nb, sizeof(nb)), (unsigned long long)ev->index);
+		break;
+	case PCV_EV_DIRTY:
+		snprintf(buf, len, "%s: page %llu dirtied", name_of(m, ev, nb, sizeof(nb)),
+			 (unsigned long long)ev->index);
+		break;
+	case PCV_EV_WRITEBACK:
+		snprintf(buf, len, "%s: writeback wrote %llu pages", name_of(m, ev, nb, sizeof(nb)),
+			 (unsigned long long)ev->nr_pages);
+		break;
+	case PCV_EV_KSWAPD_WAKE:
+		snprintf(buf, len, "kswapd woken (order %u)", ev->arg[0]);
+		break;
+	case PCV_EV_DIRECT_RECLAIM:
+		snprintf(buf, len, "direct reclaim begins (order %u)", ev->arg[0]);
+		break;
+	case PCV_EV_RECLAIM:
+		snprintf(buf, len, "reclaim scanned %llu, reclaimed %llu pages",
+			 (unsigned long long)ev->index, (unsigned long long)ev->nr_pages);
+		break;
+	case PCV_EV_DB_MARK:
+		snprintf(buf, len, "%s: %s marked drop-behind (uncached %s)",
+			 name_of(m, ev, nb, sizeof(nb)), pages(ev, pb, sizeof(pb)), rw);
+		break;
+	case PCV_EV_DB_SERVE:
+		snprintf(buf, len, "%s: %s already cached, served (uncached %s)",
+			 name_of(m, ev, nb, sizeof(nb)), pages(ev, pb, sizeof(pb)), rw);
+		break;
+	case PCV_EV_DB_CLAIM:
+		snprintf(buf, len, "%s: %s claimed by an ordinary %s", name_of(m, ev, nb, sizeof(nb)),
+			 pages(ev, pb, sizeof(pb)), rw);
+		break;
+	case PCV_EV_DB_END:
+		snprintf(buf, len, "%s: %s after %s: %s", name_of(m, ev, nb, sizeof(nb)),
+			 pages(ev, pb, sizeof(pb)), ev->arg[0] < 3 ? db_when[ev->arg[0]] : "?",
+			 ev->arg[1] < 9 ? db_result[ev->arg[1]] : "?");
+		break;
+	case PCV_EV_DB_CALL:
+		snprintf(buf, len,
+			 "%s: uncached %s of %llu bytes at %llu: marked %u served %u dropped %u kept %u",
+			 name_of(m, ev, nb, sizeof(nb)), rw, (unsigned long long)ev->nr_pages,
+			 (unsigned long long)ev->index, ev->arg[1], ev->arg[2], ev->arg[3], ev->arg[4]);
+		break;
+	default:
+		snprintf(buf, len, "unknown event");
+		break;
+	}
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pcviz's model: what the views and the batch output show, with no
+ * terminal or tracing code.  Sources fill it; views render it.
+ *
+ *  - files: residency per file, as totals and as cells, each cell covering
+ *    a range of pages scaled to the window (work per refresh is bounded by
+ *    the number of cells, never by the file's size);
+ *  - system: /proc/meminfo and /proc/vmstat values, rates per second;
+ *  - events: counts and rates per kind, a ring of the latest events, the
+ *    number of events the kernel could not deliver (lost).
+ */
+#ifndef PCVIZ_MODEL_H
+#define PCVIZ_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PCV_MAX_FILES 64
+#define PCV_MAX_CELLS 16384
+#define PCV_RING 256
+
+/* The kinds of events pcviz counts (docs/pcviz.md lists the tracepoints). */
+enum pcv_kind {
+	PCV_EV_ADD,		/* filemap:mm_filemap_add_to_page_cache */
+	PCV_EV_DELETE,		/* filemap:mm_filemap_delete_from_page_cache */
+	PCV_EV_LRU_INSERT,	/* pagemap:mm_lru_insertion (by pfn) */
+	PCV_EV_LRU_ACTIVATE,	/* pagemap:mm_lru_activate (by pfn) */
+	PCV_EV_DIRTY,		/* writeback:writeback_dirty_folio */
+	PCV_EV_WRITEBACK,	/* writeback:writeback_single_inode */
+	PCV_EV_KSWAPD_WAKE,	/* vmscan:mm_vmscan_kswapd_wake */
+	PCV_EV_DIRECT_RECLAIM,	/* vmscan:mm_vmscan_direct_reclaim_begin */
+	PCV_EV_RECLAIM,		/* vmscan:mm_vmscan_lru_shrink_inactive */
+	PCV_EV_DB_MARK,		/* filemap:dropbehind_mark */
+	PCV_EV_DB_SERVE,	/* filemap:dropbehind_serve */
+	PCV_EV_DB_CLAIM,	/* filemap:dropbehind_claim */
+	PCV_EV_DB_END,		/* filemap:dropbehind_end */
+	PCV_EV_DB_CALL,		/* filemap:dropbehind_call */
+	PCV_EV_NKINDS
+};
+
+/* Short names (batch columns "ev_<name>") and the words of the event log. */
+extern const char *const pcv_kind_name[PCV_EV_NKINDS];
+
+/* dropbehind_end's result, as in the kernel's enum dropbehind_result */
+enum { PCV_DB_DROPPED = 0 };
+
+/*
+ * One decoded event.  dev is the kernel's encoding (major << 20 | minor),
+ * 0 when the event carries none; ino 0 likewise.  Kind-specific values:
+ *  DB_MARK/SERVE/CLAIM: arg[0] = write;
+ *  DB_END: arg[0] = when, arg[1] = result;
+ *  DB_CALL: arg[0] = write, arg[1..4] = marked, served, dropped, kept,
+ *           index = pos, nr_pages = bytes;
+ *  WRITEBACK: nr_pages = pages written;  RECLAIM: index = scanned,
+ *  nr_pages = reclaimed;  KSWAPD_WAKE, DIRECT_RECLAIM: arg[0] = order.
+ */
+struct pcv_event {
+	double ts;
+	enum pcv_kind kind;
+	uint32_t dev;
+	uint64_t ino;
+	uint64_t index;
+	uint64_t nr_pages;
+	uint64_t pfn;
+	uint32_t arg[5];
+};
+
+/* A cell or a file: pages in each state. */
+struct pcv_res {
+	uint64_t pages, cached, dirty, writeback, evicted, recently_evicted;
+};
+
+struct pcv_cell {
+	struct pcv_res r;
+	bool changed;		/* cached/dirty/writeback differ from the last frame */
+};
+
+enum pcv_file_state { PCV_FILE_OK, PCV_FILE_DELETED, PCV_FILE_TRUNCATED, PCV_FILE_GREW, PCV_FILE_ERROR };
+
+struct pcv_file {
+	char *path;
+	uint32_t dev;		/* kernel encoding, as events carry it */
+	uint64_t ino;
+	uint64_t size;		/* bytes */
+	uint64_t pages;
+	enum pcv_file_state state;
+	char note[96];		/* what happened to it, in words */
+	struct pcv_res total;
+	uint64_t events[PCV_EV_NKINDS];
+	/* the map: cells[0..ncells) cover [first, first + ncells * per_cell) */
+	uint64_t first, per_cell;
+	unsigned ncells, cap;
+	struct pcv_cell *cells;
+	/* replay and synthetic sources: which pages are cached, bit per page */
+	uint64_t *bitmap;
+};
+
+/* The /proc/vmstat counters pcviz reads, in the order of pcv_system.vm[]. */
+enum pcv_vm {
+	PCV_VM_PGSCAN_KSWAPD, PCV_VM_PGSCAN_DIRECT, PCV_VM_PGSTEAL_KSWAPD, PCV_VM_PGSTEAL_DIRECT,
+	PCV_VM_REFAULT_FILE, PCV_VM_PGPGIN, PCV_VM_PGPGOUT,
+	PCV_VM_DB_MARKED, PCV_VM_DB_READ, PCV_VM_DB_WRITE, PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED,
+	PCV_VM_DB_BUSY, PCV_VM_N
+};
+extern const char *const pcv_vm_name[PCV_VM_N];
+
+struct pcv_system {
+	/* /proc/meminfo, KiB */
+	uint64_t mem_free, cached, active_file, inactive_file, dirty, writeback;
+	/* /proc/vmstat, cumulative; valid[] says which the kernel has */
+	uint64_t vm[PCV_VM_N], vm_prev[PCV_VM_N];
+	bool vm_valid[PCV_VM_N];
+	double vm_rate[PCV_VM_N];	/* per second over the last interval */
+	/* kswapd0's CPU time in clock ticks (-1: no kswapd0), its share of one CPU */
+	long long kswapd_ticks, kswapd_prev_ticks;
+	long ticks_per_s;
+	double kswapd_cpu;	/* percent of one CPU over the last interval */
+	int mglru;		/* 1 on, 0 off, -1 unknown */
+};
+
+/* A direct-mapped pfn -> (file, page) table: attributes LRU events. */
+#define PCV_PFN_SLOTS (1u << 17)
+struct pcv_pfn_slot {
+	uint64_t pfn_plus1;	/* 0: empty */
+	uint64_t index;
+	int file;
+};
+
+struct pcv_model {
+	struct pcv_file files[PCV_MAX_FILES];
+	int nfiles;
+	struct pcv_system sys;
+	double now, prev_now;	/* seconds: source's clock */
+	double t0;		/* when counting started */
+	bool primed;		/* a first tick happened: rates can be computed */
+	/* events */
+	bool events_on;
+	char events_why[128];	/* why not, or what source */
+	uint64_t ev_count[PCV_EV_NKINDS], ev_pages[PCV_EV_NKINDS];
+	uint64_t ev_prev[PCV_EV_NKINDS];
+	double ev_rate[PCV_EV_NKINDS];
+	uint64_t unattributed;	/* LRU events for pages of no watched file */
+	uint64_t lost;
+	uint64_t resyncs;
+	struct pcv_event ring[PCV_RING];
+	unsigned ring_head, ring_len;
+	bool reconstruct;	/* residency comes from add/delete/drop events */
+	struct pcv_pfn_slot *pfn;
+	/* what the residency comes from, e.g. "cachestat" or "mincore ..." */
+	char res_source[96];
+	double refresh_us;	/* time of the last refresh */
+};
+
+void pcv_model_init(struct pcv_model *m);
+void pcv_model_free(struct pcv_model *m);
+/* Adds a watched file; returns its index, or -1 when full. */
+int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint64_t ino,
+		       uint64_t size);
+int pcv_model_find_file(const struct pcv_model *m, uint32_t dev, uint64_t ino);
+/* Sets a file's size; a change is recorded in state/note. */
+void pcv_file_set_size(struct pcv_file *f, uint64_t size);
+
+/*
+ * Lays out a file's map: ncells cells over the pages of the current zoom
+ * level (the whole file at zoom 0, half at zoom 1, ...) starting at
+ * page pan.  Clamps pan.  Returns the number of cells used.
+ */
+unsigned pcv_file_layout(struct pcv_file *f, unsigned ncells, unsigned zoom, uint64_t *pan);
+/* The pages cell i covers: [*start, *start + return value). */
+uint64_t pcv_cell_range(const struct pcv_file *f, unsigned i, uint64_t *start);
+/* Stores one cell's residency, marking it changed when it differs. */
+void pcv_cell_set(struct pcv_cell *c, const struct pcv_res *r);
+/* Keeps a bit per page (replay, synthetic); returns -1 without memory. */
+int pcv_file_track_pages(struct pcv_file *f);
+/* Residency of the cells from the page bitmap. */
+void pcv_file_from_bitmap(struct pcv_file *f);
+void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
+
+/* Feeds one event: counts, attribution, the ring, reconstruction. */
+void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
+/* Ends an interval at time now: rates of events and counters. */
+void pcv_model_tick(struct pcv_model *m, double now);
+/* Zeroes counts (key r), keeps residency. */
+void pcv_model_reset_counts(struct pcv_model *m);
+/* Sum of the watched files' residency. */
+struct pcv_res pcv_model_total(const struct pcv_model *m);
+
+/* The event in words, e.g. "add ino 12 pages 4-7 (f)". */
+void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf, size_t len);
+/* The i-th latest event (0 = newest), NULL past the end. */
+const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i);
+
+/* Kernel dev_t encoding of a user-space st_dev. */
+uint32_t pcv_kdev(uint64_t st_dev);
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pcviz's command line. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+const char pcv_usage[] =
+	"Usage: pcviz [options] FILE|DIR...\n"
+	"       pcviz --replay TRACE.DAT [options]\n"
+	"       pcviz --synthetic [options]\n"
+	"Shows, live, which pages of the files are in the page cache, the system's\n"
+	"page-cache and reclaim counters, and page-cache trace events.\n"
+	"A directory stands for the regular files in it.\n"
+	"\n"
+	"  -b, --batch          one line per interval on stdout (the default when\n"
+	"                       stdout is not a terminal); CSV with a header line\n"
+	"  -j, --json           batch lines as JSON objects (implies --batch)\n"
+	"  -i, --interval SECS  refresh interval (default 0.5, 0.01 to 3600)\n"
+	"  -c, --count N        stop after N intervals (default: run until q or a signal)\n"
+	"  -r, --replay FILE    replay a trace.dat recorded with trace-cmd (host build)\n"
+	"  -s, --speed X        replay speed, 1 is real time (default 1)\n"
+	"      --synthetic      a made-up workload instead of files (demos, tests)\n"
+	"      --no-events      no tracing: no tracefs instance, no events panel\n"
+	"      --mincore        residency from mincore(2), sampled, instead of cachestat(2)\n"
+	"      --buffer-kb N    trace buffer per CPU in KiB (default 4096)\n"
+	"      --ascii          ASCII characters only (serial consoles)\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Keys in the live view: ? or h lists them.  Environment: NO_COLOR turns\n"
+	"colours off.  See pcviz(1) and docs/pcviz.md.\n";
+
+static int bad(char *err, size_t len, const char *fmt, const char *arg)
+{
+	snprintf(err, len, fmt, arg);
+	return -1;
+}
+
+static int number(const char *arg, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, size_t len)
+{
+	enum { OPT_SYNTHETIC = 256, OPT_NO_EVENTS, OPT_MINCORE, OPT_BUFFER_KB, OPT_ASCII };
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "replay", required_argument, NULL, 'r' },
+		{ "speed", required_argument, NULL, 's' },
+		{ "synthetic", no_argument, NULL, OPT_SYNTHETIC },
+		{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
+		{ "mincore", no_argument, NULL, OPT_MINCORE },
+		{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 0.5;
+	o->speed = 1;
+	o->buffer_kb = 4096;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+bji:c:r:s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'j':
+			o->json = o->batch = true;
+			break;
+		case 'i':
+			if (number(optarg, 0.01, 3600, &o->interval))
+				return bad(err, len, "--interval %s: not a number of seconds from 0.01 to 3600", optarg);
+			break;
+		case 'c':
+			if (number(optarg, 1, 1e9, &v) || v != (long)v)
+				return bad(err, len, "--count %s: not a whole number of intervals (1 or more)", optarg);
+			o->count = (long)v;
+			break;
+		case 'r':
+			o->replay = optarg;
+			break;
+		case 's':
+			if (number(optarg, 0.01, 10000, &o->speed))
+				return bad(err, len, "--speed %s: not a speed from 0.01 to 10000", optarg);
+			break;
+		case OPT_SYNTHETIC:
+			o->synthetic = true;
+			break;
+		case OPT_NO_EVENTS:
+			o->no_events = true;
+			break;
+		case OPT_MINCORE:
+			o->mincore = true;
+			break;
+		case OPT_BUFFER_KB:
+			if (number(optarg, 64, 1 << 20, &v) || v != (long)v)
+				return bad(err, len, "--buffer-kb %s: not a size in KiB from 64 to 1048576", optarg);
+			o->buffer_kb = (long)v;
+			break;
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
+		case 'h':
+			return 1;
+		default:
+			if (optopt && optopt < 256 && strchr("icrs", optopt))
+				return bad(err, len, "-%s needs a value", (char[]){ (char)optopt, 0 });
+			if (optopt)
+				return bad(err, len, "unknown option -%s", (char[]){ (char)optopt, 0 });
+			return bad(err, len, "unknown option or missing value: %s", argv[optind - 1]);
+		}
+	}
+	o->paths = argv + optind;
+	o->npaths = argc - optind;
+	if (o->replay && o->synthetic)
+		return bad(err, len, "%s", "--replay and --synthetic exclude each other");
+	if ((o->replay || o->synthetic) && o->npaths)
+		return bad(err, len, "%s: no files with --replay or --synthetic", o->paths[0]);
+	if (!o->replay && !o->synthetic && !o->npaths)
+		return bad(err, len, "%s", "no FILE or DIR to watch");
+	return 0;
+}

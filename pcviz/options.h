@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pcviz's command line. */
+#ifndef PCVIZ_OPTIONS_H
+#define PCVIZ_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pcv_options {
+	bool batch, json, ascii, no_events, mincore, synthetic;
+	double interval;	/* seconds */
+	double speed;		/* replay speed */
+	long count;		/* intervals, 0: until stopped */
+	long buffer_kb;		/* trace buffer per CPU */
+	const char *replay;	/* trace.dat */
+	char **paths;
+	int npaths;
+};
+
+extern const char pcv_usage[];
+
+/*
+ * Parses argv into o.  Returns 0 to run, 1 when --help was asked for, -1
+ * on bad input with a message in err.
+ */
+int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, size_t len);
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Batch output: one CSV line (after a header) or one JSON object per interval. */
+#ifndef PCVIZ_OUTPUT_H
+#define PCVIZ_OUTPUT_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+void pcv_csv_header(FILE *out);
+void pcv_csv_line(FILE *out, const struct pcv_model *m);
+void pcv_json_line(FILE *out, const struct pcv_model *m);
+
+#endif

@@ -1,0 +1,64 @@
+# pcviz: included by the top-level Makefile (before guest-programs).
+#
+#   build/host/pcviz       host build, dynamic, with --replay (libtracecmd)
+#   build/guest/bin/pcviz  static guest build for the initramfs, no --replay
+#   build/host/pcviz-test  unit tests of the model, parsers and batch output
+
+PCVIZ_SRCS := $(sort $(wildcard pcviz/*.c))
+PCVIZ_TEST_SRCS := $(sort $(wildcard pcviz/tests/*.c))
+# The parts without terminal or tracing code, for the unit tests.
+PCVIZ_PURE := model options output procfs residency synth
+
+PCVIZ_HOST_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-obj/%.o,$(PCVIZ_SRCS))
+PCVIZ_GUEST_OBJS := $(patsubst pcviz/%.c,$(B)/guest/pcviz-obj/%.o,$(PCVIZ_SRCS))
+PCVIZ_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-tests/%,$(PCVIZ_TEST_SRCS))
+
+PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -isystem $(B)/headers/include
+# Evaluated only when a pcviz recipe runs (the packages come with make deps).
+PCVIZ_PKGS = libtracefs libtraceevent ncursesw
+PCVIZ_HOST_CFLAGS = $(PCVIZ_CFLAGS) -DPCVIZ_REPLAY $(shell pkg-config --cflags libtracecmd $(PCVIZ_PKGS))
+PCVIZ_HOST_LIBS = $(shell pkg-config --libs libtracecmd $(PCVIZ_PKGS)) -lm
+PCVIZ_GUEST_CFLAGS = $(PCVIZ_CFLAGS) $(shell pkg-config --cflags $(PCVIZ_PKGS))
+# --no-warnings: libtraceevent.a carries a dlopen() for plugins, which a
+# static link warns about; pcviz loads no plugins.
+PCVIZ_GUEST_LIBS = -static $(shell pkg-config --static --libs $(PCVIZ_PKGS)) -lm -Wl,--no-warnings
+
+GUEST_TOOLS += $(B)/guest/bin/pcviz
+
+.PHONY: pcviz
+pcviz: $(B)/host/pcviz $(B)/guest/bin/pcviz $(PCVIZ_TESTS)
+
+$(B)/host/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -c -o $@ $<
+
+$(B)/guest/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(PCVIZ_GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/host/pcviz: $(PCVIZ_HOST_OBJS)
+	@echo "  LD      $@"
+	$(Q)gcc -o $@ $^ $(PCVIZ_HOST_LIBS)
+
+$(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) -o $@ $^ $(PCVIZ_GUEST_LIBS)
+
+$(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o $(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE))
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc -o $@ $^ -lm
+
+$(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(PCVIZ_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
+
+# make check runs the host tests of pcviz (tests/host/pcviz-*.sh).
+check: $(B)/host/pcviz $(PCVIZ_TESTS)
+
+-include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) \
+	$(patsubst pcviz/tests/%.c,$(B)/host/pcviz-obj/tests/%.d,$(PCVIZ_TEST_SRCS))

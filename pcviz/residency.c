@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Residency of an open file: cachestat(2) per cell, or sampled mincore(2). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/mman.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "residency.h"
+
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+
+int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r)
+{
+	struct cachestat_range range = { .off = first * 4096, .len = n * 4096 };
+	struct cachestat cs;
+
+	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+		return -1;
+	r->pages = n;
+	r->cached = cs.nr_cache;
+	r->dirty = cs.nr_dirty;
+	r->writeback = cs.nr_writeback;
+	r->evicted = cs.nr_evicted;
+	r->recently_evicted = cs.nr_recently_evicted;
+	return 0;
+}
+
+/*
+ * mincore(2) of up to max pages spread over the range,
+ * scaled to the range.  The mapping covers only the sampled pages, so a
+ * huge file costs no more than a small one.
+ */
+static int mincore_range(int fd, uint64_t first, uint64_t n, uint64_t max, struct pcv_res *r)
+{
+	uint64_t step = n > max ? n / max : 1;
+	uint64_t samples = 0, hits = 0;
+
+	for (uint64_t p = first; p < first + n && samples < max; p += step) {
+		unsigned char vec;
+		void *a = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, (off_t)(p * 4096));
+
+		if (a == MAP_FAILED)
+			return -1;
+		if (mincore(a, 4096, &vec)) {
+			munmap(a, 4096);
+			return -1;
+		}
+		munmap(a, 4096);
+		hits += vec & 1;
+		samples++;
+	}
+	r->pages = n;
+	r->cached = samples ? hits * n / samples : 0;
+	return 0;
+}
+
+int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *used_mincore)
+{
+	struct pcv_res total = { 0 };
+
+	if (!use_mincore && pcv_cachestat(fd, 0, 0, &total)) {
+		if (errno != ENOSYS)
+			return -1;
+		use_mincore = true;
+	}
+	*used_mincore = use_mincore;
+	for (unsigned i = 0; i < f->ncells; i++) {
+		struct pcv_res r = { 0 };
+		uint64_t start, n = pcv_cell_range(f, i, &start);
+
+		if (n && (use_mincore ? mincore_range(fd, start, n, PCV_MINCORE_SAMPLES, &r) : pcv_cachestat(fd, start, n, &r)))
+			return -1;
+		r.pages = n;
+		pcv_cell_set(&f->cells[i], &r);
+	}
+	if (use_mincore) {
+		/* the total is sampled the same way, more densely */
+		if (f->pages && mincore_range(fd, 0, f->pages, 64 * PCV_MINCORE_SAMPLES, &total))
+			return -1;
+	}
+	total.pages = f->pages;
+	f->total = total;
+	return 0;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Live events from a private tracefs instance (libtracefs, libtraceevent). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <kbuffer.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "procfs.h"
+#include "tracing.h"
+
+#define MAX_STALE 32
+
+static struct {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct pcv_decoder dec;
+	struct tracefs_cpu **cpu;
+	int ncpu;
+	void *page;
+	struct kbuffer *kbuf;
+	uint64_t lost_seen;
+	int stale;
+} T;
+
+struct stale_list {
+	char *name[MAX_STALE];
+	int n;
+};
+
+/* Is pid a running pcviz (our instance, or another live viewer's)? */
+static bool live_pcviz(int pid)
+{
+	char path[64], comm[32];
+
+	if (pid == getpid())
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	return pcv_read_file(path, comm, sizeof(comm)) > 0 && !strcmp(comm, "pcviz\n");
+}
+
+static int collect_stale(const char *name, void *ctx)
+{
+	struct stale_list *l = ctx;
+	int pid;
+	char end;
+
+	if (sscanf(name, "pcviz-%d%c", &pid, &end) == 1 && pid > 0 && !live_pcviz(pid) &&
+	    l->n < MAX_STALE)
+		l->name[l->n++] = strdup(name);
+	return 0;
+}
+
+static void remove_instance(struct tracefs_instance *inst)
+{
+	tracefs_event_disable(inst, NULL, NULL);
+	tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+}
+
+static void remove_stale(void)
+{
+	struct stale_list l = { .n = 0 };
+
+	tracefs_instances_walk(collect_stale, &l);
+	for (int i = 0; i < l.n; i++) {
+		struct tracefs_instance *inst = l.name[i] ? tracefs_instance_alloc(NULL, l.name[i]) : NULL;
+
+		if (inst) {
+			remove_instance(inst);
+			T.stale++;
+		}
+		free(l.name[i]);
+	}
+}
+
+int pcv_trace_stale_removed(void)
+{
+	return T.stale;
+}
+
+/* The in-kernel filter for one kind of event, NULL for none. */
+static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
+{
+	size_t len = 64 + (size_t)m->nfiles * 64;
+	char *s = malloc(len), *p = s;
+
+	if (!s)
+		return NULL;
+	*s = 0;
+	switch (kind) {
+	case PCV_FILTER_DEV_INO:
+		for (int i = 0; i < m->nfiles; i++)
+			p += sprintf(p, "%s(s_dev == %u && i_ino == %llu)", i ? " || " : "",
+				     m->files[i].dev, (unsigned long long)m->files[i].ino);
+		break;
+	case PCV_FILTER_INO:
+		for (int i = 0; i < m->nfiles; i++)
+			p += sprintf(p, "%sino == %llu", i ? " || " : "",
+				     (unsigned long long)m->files[i].ino);
+		break;
+	case PCV_FILTER_FILE_LRU:
+		strcpy(s, "lru == 2 || lru == 3");	/* LRU_INACTIVE_FILE, LRU_ACTIVE_FILE */
+		break;
+	case PCV_FILTER_NONE:
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int fail(char *why, size_t len, const char *fmt, const char *arg)
+{
+	snprintf(why, len, fmt, arg);
+	pcv_trace_stop();
+	return -1;
+}
+
+int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
+{
+	static const char *systems[] = { "filemap", "pagemap", "writeback", "vmscan", NULL };
+	const char *dir;
+	char name[32];
+	int enabled = 0;
+
+	m->events_on = false;
+	if (geteuid() != 0)
+		return fail(why, len, "%s", "not root: tracing needs root");
+	dir = tracefs_tracing_dir();
+	if (!dir)
+		return fail(why, len, "%s", "tracefs is not mounted");
+	remove_stale();
+	snprintf(name, sizeof(name), "pcviz-%d", getpid());
+	T.inst = tracefs_instance_create(name);
+	if (!T.inst)
+		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
+	T.tep = tracefs_local_events_system(NULL, systems);
+	if (!T.tep || !pcv_decoder_init(&T.dec, T.tep))
+		return fail(why, len, "%s", "no page-cache events in this kernel");
+	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		const struct pcv_evspec *s = &pcv_specs[i];
+		char *filter;
+		int err = 0;
+
+		if (T.dec.ev[i].id < 0)
+			continue;
+		filter = filter_for(m, s->filter);
+		if (filter)
+			err = tracefs_event_file_write(T.inst, s->system, s->name, "filter", filter) < 0;
+		free(filter);
+		if (!err && !tracefs_event_enable(T.inst, s->system, s->name))
+			enabled++;
+	}
+	if (!enabled)
+		return fail(why, len, "%s", "could not enable any event");
+	T.ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
+	T.cpu = calloc((size_t)T.ncpu, sizeof(*T.cpu));
+	T.page = malloc((size_t)getpagesize() * 4);
+	T.kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			       KBUFFER_ENDIAN_LITTLE);
+	if (!T.cpu || !T.page || !T.kbuf)
+		return fail(why, len, "%s", "out of memory");
+	for (int c = 0; c < T.ncpu; c++)
+		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
+	T.lost_seen = 0;
+	m->events_on = true;
+	snprintf(why, len, "live, tracefs instance %s%s", name,
+		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; no drop-behind tracepoints in this kernel" : "");
+	return 0;
+}
+
+/* overrun + dropped events of every CPU's buffer */
+static uint64_t lost_total(void)
+{
+	uint64_t total = 0;
+
+	for (int c = 0; c < T.ncpu; c++) {
+		char file[64], *text, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", c);
+		text = tracefs_instance_file_read(T.inst, file, NULL);
+		if (!text)
+			continue;
+		if ((p = strstr(text, "overrun:")))
+			total += strtoull(p + 8, NULL, 10);
+		if ((p = strstr(text, "dropped events:")))
+			total += strtoull(p + 15, NULL, 10);
+		free(text);
+	}
+	return total;
+}
+
+void pcv_trace_poll(struct pcv_model *m)
+{
+	uint64_t lost;
+
+	if (!T.inst)
+		return;
+	for (int c = 0; c < T.ncpu; c++) {
+		if (!T.cpu[c])
+			continue;
+		while (tracefs_cpu_read(T.cpu[c], T.page, true) > 0) {
+			unsigned long long ts;
+			void *data;
+
+			if (kbuffer_load_subbuffer(T.kbuf, T.page) < 0)
+				break;
+			for (data = kbuffer_read_event(T.kbuf, &ts); data;
+			     data = kbuffer_next_event(T.kbuf, &ts)) {
+				struct tep_record rec = { .ts = ts, .data = data, .cpu = c };
+				struct pcv_event ev;
+
+				rec.size = kbuffer_event_size(T.kbuf);
+				if (pcv_decode(&T.dec, T.tep, &rec, &ev))
+					pcv_model_event(m, &ev);
+			}
+		}
+	}
+	lost = lost_total();
+	if (lost > T.lost_seen)
+		m->lost += lost - T.lost_seen;
+	T.lost_seen = lost;
+}
+
+void pcv_trace_stop(void)
+{
+	if (T.cpu) {
+		for (int c = 0; c < T.ncpu; c++)
+			if (T.cpu[c])
+				tracefs_cpu_close(T.cpu[c]);
+		free(T.cpu);
+		T.cpu = NULL;
+	}
+	if (T.inst) {
+		remove_instance(T.inst);
+		T.inst = NULL;
+	}
+	if (T.kbuf)
+		kbuffer_free(T.kbuf);
+	T.kbuf = NULL;
+	free(T.page);
+	T.page = NULL;
+	if (T.tep)
+		tep_free(T.tep);
+	T.tep = NULL;
+}

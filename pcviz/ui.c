@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live views (ncurses).  Each frame: lay out the selected file's map to
+ * the window, refresh the model from the source, draw.  Views: overview
+ * (map, system, events), map (with the file list), system, events.
+ */
+#define _GNU_SOURCE
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui.h"
+
+#define MIN_COLS 60
+#define MIN_LINES 16
+
+enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, NVIEWS };
+static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events" };
+enum { SORT_NAME, SORT_CACHED, SORT_SIZE, NSORTS };
+static const char *const sort_name[NSORTS] = { "name", "cached", "size" };
+enum { C_CACHED = 1, C_DIRTY, C_WRITEBACK, C_TITLE, C_ALERT };
+
+struct ui {
+	struct pcv_source *src;
+	struct pcv_model *m;
+	const struct pcv_options *o;
+	int view, sel, sort;
+	bool paused, help, quit, ended, color, unicode;
+	int steps;		/* single steps asked for while paused */
+	unsigned zoom;
+	uint64_t pan;
+	double speed;
+	long refreshes;
+};
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Prints at (y, x), cut to w columns, with attributes a. */
+static void put(int y, int x, int w, attr_t a, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (w <= 0 || y < 0 || y >= LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attron(a);
+	mvaddnstr(y, x, buf, w);
+	attroff(a);
+}
+
+static attr_t colour(const struct ui *u, short pair)
+{
+	return u->color ? COLOR_PAIR(pair) : A_NORMAL;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* Human size of a number of KiB */
+static const char *kib(uint64_t k, char *buf, size_t len)
+{
+	if (k >= 10 * 1024 * 1024)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(k >> 20));
+	else if (k >= 10 * 1024)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(k >> 10));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)k);
+	return buf;
+}
+
+/* --- keys ------------------------------------------------------------------ */
+
+static void key_quit(struct ui *u) { u->quit = true; }
+static void key_pause(struct ui *u) { u->paused = !u->paused; }
+static void key_next_view(struct ui *u) { u->view = (u->view + 1) % NVIEWS; }
+static void key_overview(struct ui *u) { u->view = VIEW_OVERVIEW; }
+static void key_map(struct ui *u) { u->view = VIEW_MAP; }
+static void key_system(struct ui *u) { u->view = VIEW_SYSTEM; }
+static void key_events(struct ui *u) { u->view = VIEW_EVENTS; }
+static void key_help(struct ui *u) { u->help = true; }
+static void key_reset(struct ui *u) { pcv_model_reset_counts(u->m); }
+static void key_sort(struct ui *u) { u->sort = (u->sort + 1) % NSORTS; }
+static void key_step(struct ui *u) { u->paused = true; u->steps++; }
+static void key_faster(struct ui *u) { u->speed = u->speed * 2 > 1024 ? 1024 : u->speed * 2; }
+static void key_slower(struct ui *u) { u->speed = u->speed / 2 < 1.0 / 64 ? 1.0 / 64 : u->speed / 2; }
+
+static void key_zoom_in(struct ui *u)
+{
+	if (u->zoom < 40)
+		u->zoom++;
+}
+
+static void key_zoom_out(struct ui *u)
+{
+	if (u->zoom)
+		u->zoom--;
+}
+
+static uint64_t pan_step(const struct ui *u)
+{
+	const struct pcv_file *f = &u->m->files[u->sel];
+	uint64_t span = u->zoom >= 63 ? 1 : f->pages >> u->zoom;
+
+	return span / 4 ? span / 4 : 1;
+}
+
+static void key_left(struct ui *u)
+{
+	uint64_t s = pan_step(u);
+
+	u->pan = u->pan > s ? u->pan - s : 0;
+}
+
+static void key_right(struct ui *u) { u->pan += pan_step(u); /* pcv_file_layout clamps */ }
+
+static int sort_key(const struct ui *u, int a, int b)
+{
+	const struct pcv_file *x = &u->m->files[a], *y = &u->m->files[b];
+
+	switch (u->sort) {
+	case SORT_CACHED:
+		if (x->total.cached != y->total.cached)
+			return x->total.cached > y->total.cached ? -1 : 1;
+		break;
+	case SORT_SIZE:
+		if (x->size != y->size)
+			return x->size > y->size ? -1 : 1;
+		break;
+	default:
+		break;
+	}
+	return strcmp(x->path, y->path);
+}
+
+/* The files in the current sort order. */
+static int sorted(const struct ui *u, int *order)
+{
+	int n = u->m->nfiles;
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		while (j > 0 && sort_key(u, order[j - 1], i) > 0) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	return n;
+}
+
+static void select_file(struct ui *u, int delta)
+{
+	int order[PCV_MAX_FILES], n = sorted(u, order), pos = 0;
+
+	while (pos < n && order[pos] != u->sel)
+		pos++;
+	u->sel = order[(pos + delta + n) % n];
+	u->pan = 0;
+}
+
+static void key_next_file(struct ui *u) { select_file(u, 1); }
+static void key_prev_file(struct ui *u) { select_file(u, -1); }
+
+static const struct key {
+	int ch, alt;
+	const char *label, *help;
+	void (*fn)(struct ui *u);
+} keys[] = {
+	{ 'q', 'Q', "q", "quit", key_quit },
+	{ ' ', 'p', "space p", "pause or resume", key_pause },
+	{ '\t', 'v', "tab v", "next view (overview, map, system, events)", key_next_view },
+	{ '1', 0, "1", "overview: map, system and events", key_overview },
+	{ '2', 0, "2", "the map, with the list of files", key_map },
+	{ '3', 0, "3", "the system panel", key_system },
+	{ '4', 0, "4", "the events panel, with a long log", key_events },
+	{ '+', '=', "+", "zoom the map in", key_zoom_in },
+	{ '-', '_', "-", "zoom the map out", key_zoom_out },
+	{ KEY_LEFT, '[', "<- [", "pan the zoomed map left", key_left },
+	{ KEY_RIGHT, ']', "-> ]", "pan the zoomed map right", key_right },
+	{ 'n', KEY_DOWN, "n down", "next file", key_next_file },
+	{ 'N', KEY_UP, "N up", "previous file", key_prev_file },
+	{ 's', 0, "s", "sort files by name, cached pages, size", key_sort },
+	{ 'r', 0, "r", "reset the event counters", key_reset },
+	{ '.', 0, ".", "step one interval (pauses)", key_step },
+	{ '>', 0, ">", "replay faster", key_faster },
+	{ '<', 0, "<", "replay slower", key_slower },
+	{ '?', 'h', "? h", "this help (any key closes it)", key_help },
+};
+
+static void handle_key(struct ui *u, int ch)
+{
+	if (u->help) {
+		u->help = false;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (ch == keys[i].ch || (keys[i].alt && ch == keys[i].alt)) {
+			keys[i].fn(u);
+			return;
+		}
+}
+
+/* --- drawing ---------------------------------------------------------------- */
+
+static const char *glyph(const struct ui *u, const struct pcv_res *r, attr_t *a)
+{
+	static const char *const uni[] = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" };
+	static const char *const ascii[] = { ".", ":", "+", "*", "#" };
+	int level;
+
+	*a = A_NORMAL;
+	if (!r->pages)
+		return " ";
+	if (r->writeback) {
+		*a = colour(u, C_WRITEBACK) | A_BOLD;
+		return "W";
+	}
+	if (r->dirty) {
+		*a = colour(u, C_DIRTY) | A_BOLD;
+		return "D";
+	}
+	level = !r->cached ? 0 : r->cached * 4 <= r->pages ? 1 : r->cached * 2 <= r->pages ? 2 :
+		r->cached < r->pages ? 3 : 4;
+	if (level)
+		*a = colour(u, C_CACHED);
+	return u->unicode ? uni[level] : ascii[level];
+}
+
+static void draw_map(struct ui *u, int y, int x, int h, int w)
+{
+	struct pcv_model *m = u->m;
+	struct pcv_file *f = &m->files[u->sel];
+	const struct pcv_res *t = &f->total;
+	char sz[32];
+
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Residency  %s  (file %d/%d, %s)  zoom x%llu", f->path,
+	    u->sel + 1, m->nfiles, kib(f->size / 1024, sz, sizeof(sz)), 1ull << u->zoom);
+	put(y + 1, x, w, A_NORMAL,
+	    "cached %llu/%llu pages (%.1f%%)  dirty %llu  writeback %llu  evicted %llu  recently evicted %llu",
+	    (unsigned long long)t->cached, (unsigned long long)f->pages, pct(t->cached, f->pages),
+	    (unsigned long long)t->dirty, (unsigned long long)t->writeback,
+	    (unsigned long long)t->evicted, (unsigned long long)t->recently_evicted);
+	for (unsigned i = 0; i < f->ncells; i++) {
+		int row = (int)i / w, col = (int)i % w;
+		attr_t a;
+		const char *g = glyph(u, &f->cells[i].r, &a);
+
+		if (row >= h - 3)
+			break;
+		if (f->cells[i].changed)
+			a |= A_REVERSE;
+		attron(a);
+		mvaddstr(y + 2 + row, x + col, g);
+		attroff(a);
+	}
+	if (f->state != PCV_FILE_OK)
+		put(y + h - 1, x, w, colour(u, C_ALERT) | A_BOLD, "%s", f->note);
+	else if (!strcmp(m->res_source, "mincore"))
+		put(y + h - 1, x, w, colour(u, C_ALERT) | A_BOLD,
+		    "mincore, sampled: no dirty/writeback, and 0 unless you own or may write the file");
+	else
+		put(y + h - 1, x, w, A_DIM,
+		    "%s: pages %llu-%llu, %llu per cell; %s empty %s%s%s%s full, D dirty, W writeback, reverse: changed",
+		    m->res_source, (unsigned long long)f->first,
+		    (unsigned long long)(f->first + (uint64_t)f->ncells * f->per_cell - 1),
+		    (unsigned long long)f->per_cell, u->unicode ? "\u00b7" : ".",
+		    u->unicode ? "\u2591" : ":", u->unicode ? "\u2592" : "+",
+		    u->unicode ? "\u2593" : "*", u->unicode ? "\u2588" : "#");
+}
+
+static void draw_files(struct ui *u, int y, int x, int h, int w)
+{
+	int order[PCV_MAX_FILES], n = sorted(u, order);
+
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Files (sorted by %s; n/N select, s sort)",
+	    sort_name[u->sort]);
+	for (int i = 0; i < n && i < h - 1; i++) {
+		const struct pcv_file *f = &u->m->files[order[i]];
+
+		put(y + 1 + i, x, w, order[i] == u->sel ? A_REVERSE : A_NORMAL,
+		    "%c %-40s %10llu pages %6.1f%% cached %s", order[i] == u->sel ? '>' : ' ', f->path,
+		    (unsigned long long)f->pages, pct(f->total.cached, f->pages), f->note);
+	}
+}
+
+static void rate_line(struct ui *u, int y, int x, int w, const char *label, int a, int b,
+		      const char *unit)
+{
+	const struct pcv_system *s = &u->m->sys;
+
+	if (!s->vm_valid[a])
+		put(y, x, w, A_DIM, "%-22s not in this kernel", label);
+	else if (b < 0)
+		put(y, x, w, A_NORMAL, "%-22s %10.0f %s", label, s->vm_rate[a], unit);
+	else
+		put(y, x, w, A_NORMAL, "%-22s %10.0f %10.0f %s", label, s->vm_rate[a], s->vm_rate[b], unit);
+}
+
+static void draw_system(struct ui *u, int y, int x, int h, int w)
+{
+	const struct pcv_system *s = &u->m->sys;
+	char a[32], b[32];
+	int row = y;
+
+	put(row++, x, w, colour(u, C_TITLE) | A_BOLD, "System");
+	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "MemFree", kib(s->mem_free, a, sizeof(a)),
+	    "Cached", kib(s->cached, b, sizeof(b)));
+	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "Active(file)",
+	    kib(s->active_file, a, sizeof(a)), "Inactive", kib(s->inactive_file, b, sizeof(b)));
+	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "Dirty", kib(s->dirty, a, sizeof(a)),
+	    "Writeback", kib(s->writeback, b, sizeof(b)));
+	if (s->kswapd_ticks >= 0)
+		put(row++, x, w, A_NORMAL, "kswapd CPU %5.1f%%   MGLRU %s", s->kswapd_cpu,
+		    s->mglru > 0 ? "on" : s->mglru == 0 ? "off" : "unknown");
+	else
+		put(row++, x, w, A_NORMAL, "kswapd CPU unknown   MGLRU %s",
+		    s->mglru > 0 ? "on" : s->mglru == 0 ? "off" : "unknown");
+	put(row++, x, w, A_DIM, "%-22s %10s %10s", "per second", "kswapd", "direct");
+	rate_line(u, row++, x, w, "pages scanned", PCV_VM_PGSCAN_KSWAPD, PCV_VM_PGSCAN_DIRECT, "");
+	rate_line(u, row++, x, w, "pages reclaimed", PCV_VM_PGSTEAL_KSWAPD, PCV_VM_PGSTEAL_DIRECT, "");
+	if (row < y + h)
+		rate_line(u, row++, x, w, "refaults (file)", PCV_VM_REFAULT_FILE, -1, "pages/s");
+	if (row < y + h)
+		rate_line(u, row++, x, w, "paged in / out", PCV_VM_PGPGIN, PCV_VM_PGPGOUT, "KiB/s");
+	if (row < y + h)
+		rate_line(u, row++, x, w, "drop-behind marked", PCV_VM_DB_MARKED, -1, "pages/s");
+	if (row < y + h)
+		rate_line(u, row++, x, w, "dropped: read / write", PCV_VM_DB_READ, PCV_VM_DB_WRITE,
+			  "pages/s");
+	if (row < y + h)
+		rate_line(u, row++, x, w, "kept: claimed / mapped", PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED,
+			  "pages/s");
+}
+
+static void draw_events(struct ui *u, int y, int x, int h, int w)
+{
+	const struct pcv_model *m = u->m;
+	int half = (PCV_EV_NKINDS + 1) / 2, colw = w / 2, row;
+
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Events  %s", m->events_why);
+	put(y, x + w - 24 > x ? x + w - 24 : x, 24, m->lost ? colour(u, C_ALERT) | A_BOLD : A_BOLD,
+	    "LOST %llu", (unsigned long long)m->lost);
+	if (!m->events_on) {
+		put(y + 1, x, w, colour(u, C_ALERT), "no events panel: %s", m->events_why);
+		return;
+	}
+	for (int k = 0; k < PCV_EV_NKINDS; k++) {
+		int r = k % half, c = k / half;
+
+		if (1 + r >= h)
+			continue;
+		put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-15s %9llu %8.0f/s", pcv_kind_name[k],
+		    (unsigned long long)m->ev_count[k], m->ev_rate[k]);
+	}
+	row = y + 1 + half;
+	if (row < y + h)
+		put(row++, x, w, A_DIM, "latest (unattributed LRU events: %llu)",
+		    (unsigned long long)m->unattributed);
+	for (unsigned i = 0; row < y + h; i++, row++) {
+		const struct pcv_event *ev = pcv_model_recent(m, i);
+		char words[160];
+
+		if (!ev)
+			break;
+		pcv_event_words(m, ev, words, sizeof(words));
+		put(row, x, w, A_NORMAL, "%12.6f %s", ev->ts, words);
+	}
+}
+
+static void draw_help(void)
+{
+	int n = (int)(sizeof(keys) / sizeof(keys[0])), h = n + 4, w = 60;
+	int y = (LINES - h) / 2 > 0 ? (LINES - h) / 2 : 0, x = (COLS - w) / 2;
+
+	for (int r = 0; r < h && y + r < LINES; r++)
+		put(y + r, x, w, A_REVERSE, "%*s", w, "");
+	put(y + 1, x + 2, w - 4, A_REVERSE | A_BOLD, "pcviz keys (any key closes this help)");
+	for (int i = 0; i < n; i++)
+		put(y + 3 + i, x + 2, w - 4, A_REVERSE, "%-9s %s", keys[i].label, keys[i].help);
+}
+
+static void draw(struct ui *u)
+{
+	int body = LINES - 1;
+	char clock[48];
+
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		put(0, 0, COLS, A_BOLD, "terminal too small: %dx%d", COLS, LINES);
+		put(1, 0, COLS, A_NORMAL, "pcviz needs %dx%d", MIN_COLS, MIN_LINES);
+		put(2, 0, COLS, A_NORMAL, "q quits");
+		refresh();
+		return;
+	}
+	if (u->src->realtime)
+		snprintf(clock, sizeof(clock), "every %.2gs", u->o->interval);
+	else
+		snprintf(clock, sizeof(clock), "t=%.2fs speed x%g", u->m->now - u->m->t0, u->speed);
+	put(0, 0, COLS, colour(u, C_TITLE) | A_REVERSE, "%-*s", COLS, "");
+	put(0, 0, COLS, colour(u, C_TITLE) | A_REVERSE, " pcviz  %s  %s  view: %s  %s%s? help  q quit",
+	    u->src->name, clock, view_name[u->view], u->paused ? "[PAUSED]  " : "",
+	    u->ended ? "[END OF TRACE]  " : "");
+	switch (u->view) {
+	case VIEW_OVERVIEW: {
+		int bottom = body / 2 > 16 ? 16 : body / 2;
+
+		draw_map(u, 1, 0, body - bottom, COLS);
+		draw_system(u, LINES - bottom, 0, bottom, COLS / 2 - 1);
+		draw_events(u, LINES - bottom, COLS / 2, bottom, COLS - COLS / 2);
+		break;
+	}
+	case VIEW_MAP: {
+		int list = u->m->nfiles + 1 < body / 3 ? u->m->nfiles + 1 : body / 3;
+
+		draw_map(u, 1, 0, body - list, COLS);
+		draw_files(u, LINES - list, 0, list, COLS);
+		break;
+	}
+	case VIEW_SYSTEM:
+		draw_system(u, 1, 0, body, COLS);
+		break;
+	default:
+		draw_events(u, 1, 0, body, COLS);
+		break;
+	}
+	if (u->help)
+		draw_help();
+	refresh();
+}
+
+/* Cells available to the selected file's map in the current view. */
+static unsigned map_cells(const struct ui *u)
+{
+	int body = LINES - 1, rows;
+
+	if (COLS < MIN_COLS || LINES < MIN_LINES)
+		return 0;
+	if (u->view == VIEW_OVERVIEW)
+		rows = body - (body / 2 > 16 ? 16 : body / 2) - 3;
+	else if (u->view == VIEW_MAP)
+		rows = body - (u->m->nfiles + 1 < body / 3 ? u->m->nfiles + 1 : body / 3) - 3;
+	else
+		return 0;
+	return rows > 0 ? (unsigned)(rows * COLS) : 0;
+}
+
+static void update(struct ui *u, double dt)
+{
+	for (int i = 0; i < u->m->nfiles; i++) {
+		uint64_t pan = u->pan;
+
+		pcv_file_layout(&u->m->files[i], i == u->sel ? map_cells(u) : 0, u->zoom, &pan);
+		if (i == u->sel)
+			u->pan = pan;
+	}
+	if (u->src->sample(u->src, u->m, dt))
+		u->ended = true;
+	u->refreshes++;
+}
+
+int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
+	       volatile sig_atomic_t *stop)
+{
+	struct ui u = { .src = s, .m = m, .o = o, .speed = o->speed };
+	const char *no_color = getenv("NO_COLOR");
+	double next;
+
+	setlocale(LC_ALL, "");
+	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (!initscr()) {
+		fprintf(stderr, "pcviz: cannot use this terminal; try --batch\n");
+		return 1;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	u.color = has_colors() && !(no_color && *no_color);
+	if (u.color) {
+		start_color();
+		use_default_colors();
+		init_pair(C_CACHED, COLOR_GREEN, -1);
+		init_pair(C_DIRTY, COLOR_YELLOW, -1);
+		init_pair(C_WRITEBACK, COLOR_MAGENTA, -1);
+		init_pair(C_TITLE, COLOR_CYAN, -1);
+		init_pair(C_ALERT, COLOR_RED, -1);
+	}
+	update(&u, 0);
+	next = monotonic() + o->interval;
+	while (!u.quit && !*stop && !(o->count && u.refreshes > o->count)) {
+		double now = monotonic();
+		int ch, wait;
+
+		if (now >= next || u.steps) {
+			if (u.steps || (!u.paused && !u.ended))
+				update(&u, s->realtime ? 0 : o->interval * u.speed);
+			u.steps = 0;
+			next = now >= next ? now + o->interval : next;
+		}
+		draw(&u);
+		wait = (int)((next - monotonic()) * 1000);
+		timeout(wait > 0 ? wait : 0);
+		ch = getch();
+		if (ch != ERR && ch != KEY_RESIZE)
+			handle_key(&u, ch);
+	}
+	endwin();
+	return 0;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The live views (ncurses): they render the model and handle the keys. */
+#ifndef PCVIZ_UI_H
+#define PCVIZ_UI_H
+
+#include <signal.h>
+
+#include "source.h"
+
+/* Runs until q, o->count refreshes or *stop; returns the exit status. */
+int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
+	       volatile sig_atomic_t *stop);
+
+#endif
