@@ -1,0 +1,59 @@
+#!/bin/sh
+# Lab 4, guest side: writing a data set ten times RAM buffered, with
+# RWF_UNCACHED and with O_DIRECT; the throttling of buffered writers; a
+# trace of when uncached writes really finish.
+set -eu
+LAB=lab4
+# shellcheck source=../guest-lib.sh
+. /usr/share/pclab/labs/guest-lib.sh
+file=$dir/lab4.dat
+
+# write NAME MODE: write the data set in mode MODE (fsync at the end), with
+# writeback:balance_dirty_pages traced to count the writer's throttling
+write() {
+	rm -f "$file"
+	cold
+	trace-cmd record -q -e writeback:balance_dirty_pages -o /tmp/bdp.dat \
+		sh -c "iolab -j -l $out/$1.csv -w -m $2 -b 1M -s ${data_mib}M $file >$out/$1.json" \
+		>/dev/null 2>&1
+	trace-cmd report -i /tmp/bdp.dat 2>/dev/null | grep -c 'balance_dirty_pages:' >"$out/$1.throttled" || true
+	say "  $1: $(json "$1" mb_s) MB/s, dirty peak $(($(json "$1" dirty_kib_peak) / 1024)) MiB," \
+		"cache peak $(($(json "$1" peak) / 1024)) MiB, throttled $(cat "$out/$1.throttled") times"
+}
+
+# Small, explicit dirty limits: the throttling shows even when the disk
+# is nearly as fast as the writer (as under emulation).
+dirty_mib=${LAB4_DIRTY_MIB:-8}
+echo $((dirty_mib << 20)) >/proc/sys/vm/dirty_bytes
+echo $((dirty_mib << 19)) >/proc/sys/vm/dirty_background_bytes
+say "dirty limits: vm.dirty_bytes $dirty_mib MiB, vm.dirty_background_bytes $((dirty_mib / 2)) MiB"
+echo "$dirty_mib" >"$out/dirty-limit-mib"
+say "step 1/3: write $data_mib MiB in 1 MiB calls, then fsync: buffered, uncached, O_DIRECT"
+write buffered buffered
+write uncached uncached
+write direct direct
+
+say "step 2/3: when is an uncached write done? trace one 16 MiB write (no fsync)"
+rm -f "$file"
+cold
+trace-cmd record -q -e filemap:dropbehind_end -e filemap:dropbehind_call \
+	-e syscalls:sys_exit_pwritev2 -o "$out/uncached-write.dat" \
+	sh -c "pclab-rw -w -U -b 1M -s 16M $file; sleep 2" >/dev/null 2>&1
+say "  recorded $out/uncached-write.dat (read on the host with trace-cmd report)"
+
+say "step 3/3: durability: disk cache flushes during an uncached write, and during fsync"
+dev=$(awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts)
+flushes() { awk '{ print $16 }' "/sys/block/$dev/stat"; }
+rm -f "$file"
+sync
+f0=$(flushes)
+pclab-rw -w -U -b 1M -s 16M "$file"
+f1=$(flushes)
+pclab-rw -S "$file" >"$out/after-return.txt"
+sync "$file"
+f2=$(flushes)
+echo "uncached_write,$((f1 - f0))" >"$out/flushes.csv"
+echo "fsync,$((f2 - f1))" >>"$out/flushes.csv"
+say "  flushes of the disk's write cache: $((f1 - f0)) during the write, $((f2 - f1)) during fsync"
+say "  cachestat right after the write (cached dirty writeback ...): $(cat "$out/after-return.txt")"
+rm -f "$file"
