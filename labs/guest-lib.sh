@@ -49,3 +49,26 @@ measure() {
 	say "  $name: $(json "$name" mb_s) MB/s, kswapd $(json "$name" kswapd_cpu_pct)% CPU," \
 		"page cache peak $(($(json "$name" peak) / 1024)) MiB"
 }
+
+# noisy NAME MODE HOT BIG: a latency-sensitive reader (random 4 KiB reads
+# of HOT at 500 per second, counting page-cache hits) for $secs seconds,
+# beside a 1 MiB streaming reader of BIG in mode MODE (none: alone).  HOT
+# is read twice first, so it starts cached and on the active list.
+# Writes NAME-hot.json/.csv, NAME-stream.json/.csv and NAME.resident
+# ("hot-pages-before hot-pages-after").
+noisy() {
+	cold
+	cat "$3" >/dev/null
+	cat "$3" >/dev/null
+	h0=$(pclab-rw -S "$3" | cut -d' ' -f1)
+	iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >"$out/$1-hot.json" &
+	reader=$!
+	if [ "$2" != none ]; then
+		iolab -j -m "$2" -b 1M -t "$secs" -l "$out/$1-stream.csv" "$4" >"$out/$1-stream.json"
+	fi
+	wait "$reader"
+	h1=$(pclab-rw -S "$3" | cut -d' ' -f1)
+	echo "$h0 $h1" >"$out/$1.resident"
+	say "  $1: hot reader hit $(json "$1-hot" hit_pct)%, p99 $(json "$1-hot" p99) us;" \
+		"hot set $h0 -> $h1 pages cached"
+}

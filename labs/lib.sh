@@ -65,7 +65,9 @@ lab_plot() {
 	for s in "$@"; do
 		plots="$plots${plots:+, }'$out/$s.csv' using 'seconds':$column with linespoints lw 2 pt 7 ps 0.5 title '$s'"
 	done
-	gnuplot <<-GP 2>/dev/null && echo "$LAB: plot: $out/$png"
+	# a quote would end gnuplot's string
+	title=${title//\'/}
+	if gnuplot 2>"$out/gnuplot.err" <<-GP
 	set terminal pngcairo size 800,450 noenhanced
 	set output '$out/$png'
 	set title '$title'
@@ -76,6 +78,11 @@ lab_plot() {
 	set grid
 	plot $plots
 	GP
+	then
+		echo "$LAB: plot: $out/$png"
+	else
+		echo "$LAB: gnuplot could not draw $png: $(head -n 3 "$out/gnuplot.err")" >&2
+	fi
 }
 
 check() {
