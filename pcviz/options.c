@@ -81,7 +81,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 	o->buffer_kb = 4096;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+bji:c:r:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bji:c:r:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;

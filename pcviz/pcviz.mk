@@ -11,6 +11,7 @@ PCVIZ_PURE := model options output procfs residency synth
 
 PCVIZ_HOST_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-obj/%.o,$(PCVIZ_SRCS))
 PCVIZ_GUEST_OBJS := $(patsubst pcviz/%.c,$(B)/guest/pcviz-obj/%.o,$(PCVIZ_SRCS))
+PCVIZ_TEST_OBJS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-obj/tests/%.o,$(PCVIZ_TEST_SRCS))
 PCVIZ_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-tests/%,$(PCVIZ_TEST_SRCS))
 
 PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -isystem $(B)/headers/include
@@ -47,12 +48,12 @@ $(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) -o $@ $^ $(PCVIZ_GUEST_LIBS)
 
-$(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o $(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE))
+$(PCVIZ_TESTS): $(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o $(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE))
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc -o $@ $^ -lm
 
-$(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+$(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
@@ -60,5 +61,4 @@ $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 # make check runs the host tests of pcviz (tests/host/pcviz-*.sh).
 check: $(B)/host/pcviz $(PCVIZ_TESTS)
 
--include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) \
-	$(patsubst pcviz/tests/%.c,$(B)/host/pcviz-obj/tests/%.d,$(PCVIZ_TEST_SRCS))
+-include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) $(PCVIZ_TEST_OBJS:.o=.d)

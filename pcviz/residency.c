@@ -30,32 +30,49 @@ int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r)
 }
 
 /*
- * mincore(2) of up to max pages spread over the range,
- * scaled to the range.  The mapping covers only the sampled pages, so a
- * huge file costs no more than a small one.
+ * mincore(2) of up to max pages spread over pages [first, first + n) of
+ * the file mapped at map, scaled to the range: bounded work for any size.
  */
-static int mincore_range(int fd, uint64_t first, uint64_t n, uint64_t max, struct pcv_res *r)
+static int mincore_range(char *map, uint64_t first, uint64_t n, uint64_t max, struct pcv_res *r)
 {
 	uint64_t step = n > max ? n / max : 1;
 	uint64_t samples = 0, hits = 0;
 
 	for (uint64_t p = first; p < first + n && samples < max; p += step) {
 		unsigned char vec;
-		void *a = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, (off_t)(p * 4096));
 
-		if (a == MAP_FAILED)
+		if (mincore(map + p * 4096, 4096, &vec))
 			return -1;
-		if (mincore(a, 4096, &vec)) {
-			munmap(a, 4096);
-			return -1;
-		}
-		munmap(a, 4096);
 		hits += vec & 1;
 		samples++;
 	}
 	r->pages = n;
 	r->cached = samples ? hits * n / samples : 0;
 	return 0;
+}
+
+static int mincore_refresh(struct pcv_file *f, int fd, struct pcv_res *total)
+{
+	char *map;
+	int status = 0;
+
+	if (!f->pages)
+		return 0;
+	map = mmap(NULL, f->pages * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	for (unsigned i = 0; i < f->ncells && !status; i++) {
+		struct pcv_res r = { 0 };
+		uint64_t start, n = pcv_cell_range(f, i, &start);
+
+		status = mincore_range(map, start, n, PCV_MINCORE_SAMPLES, &r);
+		pcv_cell_set(&f->cells[i], &r);
+	}
+	/* the total is sampled the same way, more densely */
+	if (!status)
+		status = mincore_range(map, 0, f->pages, 64 * PCV_MINCORE_SAMPLES, total);
+	munmap(map, f->pages * 4096);
+	return status;
 }
 
 int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *used_mincore)
@@ -68,19 +85,19 @@ int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *us
 		use_mincore = true;
 	}
 	*used_mincore = use_mincore;
-	for (unsigned i = 0; i < f->ncells; i++) {
-		struct pcv_res r = { 0 };
-		uint64_t start, n = pcv_cell_range(f, i, &start);
-
-		if (n && (use_mincore ? mincore_range(fd, start, n, PCV_MINCORE_SAMPLES, &r) : pcv_cachestat(fd, start, n, &r)))
-			return -1;
-		r.pages = n;
-		pcv_cell_set(&f->cells[i], &r);
-	}
 	if (use_mincore) {
-		/* the total is sampled the same way, more densely */
-		if (f->pages && mincore_range(fd, 0, f->pages, 64 * PCV_MINCORE_SAMPLES, &total))
+		if (mincore_refresh(f, fd, &total))
 			return -1;
+	} else {
+		for (unsigned i = 0; i < f->ncells; i++) {
+			struct pcv_res r = { 0 };
+			uint64_t start, n = pcv_cell_range(f, i, &start);
+
+			if (n && pcv_cachestat(fd, start, n, &r))
+				return -1;
+			r.pages = n;
+			pcv_cell_set(&f->cells[i], &r);
+		}
 	}
 	total.pages = f->pages;
 	f->total = total;

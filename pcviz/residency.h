@@ -6,7 +6,7 @@
 #include "model.h"
 
 /* Pages sampled per cell by the mincore fallback (bounded work). */
-#define PCV_MINCORE_SAMPLES 16
+#define PCV_MINCORE_SAMPLES 8
 
 /* cachestat(2) of pages [first, first + n) (n 0: to the end); -1 and errno on error */
 int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r);

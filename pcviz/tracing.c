@@ -170,7 +170,7 @@ int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
 	m->events_on = true;
-	snprintf(why, len, "live, tracefs instance %s%s", name,
+	snprintf(why, len, "live from tracefs instance %s%s", name,
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; no drop-behind tracepoints in this kernel" : "");
 	return 0;
 }

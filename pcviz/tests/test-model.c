@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of pcviz's model, parsers, residency, batch output and
+ * options (TAP).  Run by tests/host/pcviz-unit.sh.  No tracing: the host
+ * kernel's tracefs is never touched.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model.h"
+#include "options.h"
+#include "output.h"
+#include "procfs.h"
+#include "residency.h"
+#include "tap.h"
+
+static struct pcv_model M;
+
+static void test_parsers(void)
+{
+	struct pcv_system s = { 0 };
+	const char *meminfo = "MemTotal:        1000 kB\nMemFree:          200 kB\n"
+			      "Cached:           300 kB\nActive(file):      40 kB\n"
+			      "Inactive(file):    50 kB\nDirty:              6 kB\n"
+			      "Writeback:          7 kB\nWritebackTmp:       9 kB\n";
+	const char *vmstat = "pgpgin 11\npgpgout 12\npgscan_kswapd 13\npgscan_direct 14\n"
+			     "pgsteal_kswapd 15\npgsteal_direct 16\nworkingset_refault_file 17\n"
+			     "dropbehind_marked 18\ndropbehind_read 19\n";
+
+	tap_ok(pcv_parse_meminfo(meminfo, &s) == 6, "meminfo: the six fields are found");
+	tap_ok(s.mem_free == 200 && s.cached == 300 && s.active_file == 40 && s.inactive_file == 50 &&
+	       s.dirty == 6 && s.writeback == 7,
+	       "meminfo: values (Writeback not confused with WritebackTmp)");
+	tap_ok(pcv_parse_vmstat(vmstat, &s) == 9, "vmstat: nine known counters found");
+	tap_ok(s.vm[PCV_VM_PGPGIN] == 11 && s.vm[PCV_VM_REFAULT_FILE] == 17 &&
+	       s.vm[PCV_VM_DB_READ] == 19 && s.vm_valid[PCV_VM_DB_MARKED],
+	       "vmstat: values, drop-behind counters included");
+	tap_ok(!s.vm_valid[PCV_VM_DB_WRITE] && !s.vm_valid[PCV_VM_DB_BUSY],
+	       "vmstat: counters the kernel lacks are marked missing");
+	pcv_parse_vmstat("workingset_refault 5\npgpgin 1\n", &s);
+	tap_ok(s.vm_valid[PCV_VM_REFAULT_FILE] && s.vm[PCV_VM_REFAULT_FILE] == 5 &&
+	       !s.vm_valid[PCV_VM_DB_MARKED],
+	       "vmstat: an old kernel's workingset_refault counts, no drop-behind");
+	tap_ok(pcv_parse_stat_ticks("57 (kswapd 0) (x)) S 2 0 0 0 -1 2129984 0 0 0 0 40 2 0 0 20 0 1") ==
+		       42,
+	       "/proc/PID/stat: utime + stime after a comm with spaces and parentheses");
+	tap_ok(pcv_parse_stat_ticks("garbage") == -1, "/proc/PID/stat: garbage is refused");
+	tap_ok(pcv_parse_mglru("0x0007\n") == 1 && pcv_parse_mglru("0x0000\n") == 0 &&
+	       pcv_parse_mglru("") == -1,
+	       "lru_gen/enabled: on, off, unknown");
+}
+
+static void test_rates(void)
+{
+	pcv_model_init(&M);
+	M.sys.vm[PCV_VM_PGPGIN] = 1000;
+	M.sys.kswapd_ticks = 100;
+	M.sys.ticks_per_s = 100;
+	M.ev_count[PCV_EV_ADD] = 10;
+	pcv_model_tick(&M, 10.0);
+	tap_ok(M.sys.vm_rate[PCV_VM_PGPGIN] == 0 && M.ev_rate[PCV_EV_ADD] == 0,
+	       "rates: none after the first sample");
+	M.sys.vm[PCV_VM_PGPGIN] = 1500;
+	M.sys.kswapd_ticks = 125;
+	M.ev_count[PCV_EV_ADD] = 110;
+	pcv_model_tick(&M, 10.5);
+	tap_ok(M.sys.vm_rate[PCV_VM_PGPGIN] == 1000, "rates: 500 in 0.5 s is 1000/s (got %g)",
+	       M.sys.vm_rate[PCV_VM_PGPGIN]);
+	tap_ok(M.ev_rate[PCV_EV_ADD] == 200, "rates: events per second (got %g)", M.ev_rate[PCV_EV_ADD]);
+	tap_ok(M.sys.kswapd_cpu > 49.9 && M.sys.kswapd_cpu < 50.1,
+	       "kswapd CPU: 25 ticks at 100 Hz in 0.5 s is 50%% (got %g)", M.sys.kswapd_cpu);
+	M.sys.vm[PCV_VM_PGPGIN] = 10;	/* a counter going back (reset) is no negative rate */
+	pcv_model_tick(&M, 11.0);
+	tap_ok(M.sys.vm_rate[PCV_VM_PGPGIN] == 0, "rates: a counter going back gives 0, not garbage");
+	pcv_model_free(&M);
+}
+
+static uint64_t covered(const struct pcv_file *f)
+{
+	uint64_t sum = 0, start, expect = f->first;
+
+	for (unsigned i = 0; i < f->ncells; i++) {
+		uint64_t n = pcv_cell_range(f, i, &start);
+
+		if (start != expect)
+			return 0;
+		sum += n;
+		expect += n;
+	}
+	return sum;
+}
+
+static void test_cells(void)
+{
+	struct pcv_file *f;
+	uint64_t pan = 0;
+	unsigned n;
+	struct pcv_res r = { .pages = 3, .cached = 1 };
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/a/small", 1, 2, 1 << 20);
+	pcv_model_add_file(&M, "/a/huge", 1, 3, 1ull << 40);
+	pcv_model_add_file(&M, "/a/empty", 1, 4, 0);
+	pcv_model_add_file(&M, "/a/odd", 1, 5, 4097);
+	f = &M.files[0];
+	n = pcv_file_layout(f, 100, 0, &pan);
+	tap_ok(f->pages == 256 && f->per_cell == 3 && n == 86 && covered(f) == 256,
+	       "1 MiB in 100 cells: 3 pages each, 86 cells cover all 256 pages (%u cells)", n);
+	f = &M.files[1];
+	n = pcv_file_layout(f, 3000, 0, &pan);
+	tap_ok(n <= 3000 && f->per_cell == 89479 && covered(f) == 1ull << 28,
+	       "1 TiB in 3000 cells: %llu pages each, every page covered once",
+	       (unsigned long long)f->per_cell);
+	pan = 1ull << 40;
+	n = pcv_file_layout(f, 1000, 2, &pan);
+	tap_ok(pan == (1ull << 28) - (1ull << 26) && covered(f) == 1ull << 26 &&
+	       f->first + (uint64_t)(n - 1) * f->per_cell < f->pages,
+	       "zoom x4 shows a quarter; panning past the end stops at the last quarter");
+	n = pcv_file_layout(f, 1000, 40, &pan);
+	tap_ok(n == 1 && f->per_cell == 1, "zooming past one page shows one page");
+	n = pcv_file_layout(f, PCV_MAX_CELLS * 4, 0, &pan);
+	tap_ok(n <= PCV_MAX_CELLS, "cells are capped at %d however large the window", PCV_MAX_CELLS);
+	pan = 0;
+	tap_ok(pcv_file_layout(&M.files[2], 100, 0, &pan) == 0, "an empty file has no cells");
+	tap_ok(pcv_file_layout(&M.files[3], 100, 0, &pan) == 2 && covered(&M.files[3]) == 2,
+	       "4097 bytes are 2 pages, 2 cells");
+	f = &M.files[0];
+	pcv_file_layout(f, 10, 0, &pan);
+	pcv_cell_set(&f->cells[0], &r);
+	tap_ok(!f->cells[0].changed, "a new layout's first values are not highlighted as changes");
+	pcv_cell_set(&f->cells[0], &r);
+	tap_ok(!f->cells[0].changed, "same values: not changed");
+	r.cached = 3;
+	pcv_cell_set(&f->cells[0], &r);
+	tap_ok(f->cells[0].changed, "pages arriving: changed");
+	pcv_file_set_size(f, 4096);
+	tap_ok(f->state == PCV_FILE_TRUNCATED && f->pages == 1 && strstr(f->note, "truncated"),
+	       "a shrinking file is marked truncated: %s", f->note);
+	pcv_model_free(&M);
+}
+
+static struct pcv_event ev(enum pcv_kind kind, uint64_t ino, uint64_t index, uint64_t nr, uint64_t pfn)
+{
+	struct pcv_event e = { .kind = kind, .dev = 7 << 20 | 1, .ino = ino, .index = index,
+			       .nr_pages = nr, .pfn = pfn };
+	return e;
+}
+
+static void feed(struct pcv_event e)
+{
+	pcv_model_event(&M, &e);
+}
+
+static void test_events(void)
+{
+	struct pcv_event e;
+	char words[160];
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
+	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
+	feed(ev(PCV_EV_ADD, 12, 5, 4, 1000));
+	feed(ev(PCV_EV_ADD, 99, 0, 1, 3000));	/* not watched */
+	tap_ok(M.ev_count[PCV_EV_ADD] == 1 && M.ev_pages[PCV_EV_ADD] == 4 &&
+	       M.files[0].events[PCV_EV_ADD] == 1,
+	       "add events: counted for the watched file only, in events and pages");
+	feed(ev(PCV_EV_LRU_INSERT, 0, 0, 0, 1000));
+	feed(ev(PCV_EV_LRU_INSERT, 0, 0, 0, 3000));
+	tap_ok(M.files[0].events[PCV_EV_LRU_INSERT] == 1 && M.unattributed == 1,
+	       "LRU insertion attributed by pfn to the file that added the page; others unattributed");
+	tap_ok(pcv_model_recent(&M, 0)->ino == 12 && pcv_model_recent(&M, 0)->index == 5,
+	       "an attributed LRU event names the file and page");
+	feed(ev(PCV_EV_DELETE, 12, 5, 4, 1000));
+	feed(ev(PCV_EV_LRU_ACTIVATE, 0, 0, 0, 1000));
+	tap_ok(M.unattributed == 2 && M.ev_count[PCV_EV_LRU_ACTIVATE] == 0,
+	       "after the page left the cache its pfn no longer attributes");
+	e = ev(PCV_EV_WRITEBACK, 13, 0, 256, 0);
+	e.dev = 0;
+	feed(e);
+	tap_ok(M.files[1].events[PCV_EV_WRITEBACK] == 1, "writeback events match by inode alone");
+	feed(ev(PCV_EV_RECLAIM, 0, 32, 30, 0));
+	feed(ev(PCV_EV_KSWAPD_WAKE, 0, 0, 0, 0));
+	tap_ok(M.ev_count[PCV_EV_RECLAIM] == 1 && M.ev_pages[PCV_EV_RECLAIM] == 30 &&
+	       M.ev_count[PCV_EV_KSWAPD_WAKE] == 1,
+	       "reclaim and kswapd events count system-wide");
+	e = ev(PCV_EV_DB_END, 12, 8, 1, 0);
+	e.arg[0] = 2;
+	e.arg[1] = 3;
+	pcv_event_words(&M, &e, words, sizeof(words));
+	tap_ok(!strcmp(words, "a: page 8 after irq-writeback: mapped"), "event in words: '%s'", words);
+	e = ev(PCV_EV_ADD, 12, 0, 16, 0);
+	pcv_event_words(&M, &e, words, sizeof(words));
+	tap_ok(!strcmp(words, "a: pages 0-15 added to the cache"), "event in words: '%s'", words);
+	for (int i = 0; i < 300; i++)
+		feed(ev(PCV_EV_DB_MARK, 13, (uint64_t)i, 1, 0));
+	tap_ok(M.ring_len == PCV_RING && pcv_model_recent(&M, 0)->index == 299 &&
+	       pcv_model_recent(&M, PCV_RING - 1)->index == 300 - PCV_RING &&
+	       !pcv_model_recent(&M, PCV_RING),
+	       "the ring keeps the latest %d events, newest first", PCV_RING);
+	pcv_model_reset_counts(&M);
+	tap_ok(!M.ev_count[PCV_EV_DB_MARK] && !M.files[1].events[PCV_EV_DB_MARK] && !M.ring_len,
+	       "reset zeroes the counts and the log");
+	pcv_model_free(&M);
+}
+
+/* Replay: residency rebuilt from a synthetic stream of add/delete/drop events. */
+static void test_reconstruct(void)
+{
+	struct pcv_file *f;
+	struct pcv_event e;
+	uint64_t pan = 0;
+
+	pcv_model_init(&M);
+	M.reconstruct = true;
+	pcv_model_add_file(&M, "f", 7 << 20 | 1, 12, 64 * 4096);
+	f = &M.files[0];
+	tap_ok(pcv_file_track_pages(f) == 0, "page bitmap allocated");
+	feed(ev(PCV_EV_ADD, 12, 0, 16, 1));		/* buffered read of 0-15 */
+	feed(ev(PCV_EV_DB_MARK, 12, 16, 16, 0));	/* uncached read of 16-31 */
+	tap_ok(f->total.cached == 32, "adds and marks bring pages in (%llu)",
+	       (unsigned long long)f->total.cached);
+	e = ev(PCV_EV_DB_END, 12, 16, 16, 0);
+	e.arg[1] = PCV_DB_DROPPED;
+	feed(e);
+	e = ev(PCV_EV_DB_END, 12, 0, 4, 0);
+	e.arg[1] = 2;	/* kept: claimed */
+	feed(e);
+	feed(ev(PCV_EV_DELETE, 12, 0, 2, 1));
+	feed(ev(PCV_EV_ADD, 12, 4, 4, 2));		/* already cached: no double count */
+	feed(ev(PCV_EV_DELETE, 12, 60, 100, 3));	/* past the end: clamped */
+	tap_ok(f->total.cached == 14, "dropped and deleted pages leave, kept ones stay (%llu)",
+	       (unsigned long long)f->total.cached);
+	pcv_file_layout(f, 4, 0, &pan);
+	pcv_file_from_bitmap(f);
+	tap_ok(f->ncells == 4 && f->cells[0].r.cached == 14 && f->cells[1].r.cached == 0 &&
+	       f->cells[2].r.cached == 0 && f->cells[3].r.cached == 0 && f->cells[0].r.pages == 16,
+	       "cells from the bitmap: 14 0 0 0 of 16 pages each");
+	feed(ev(PCV_EV_ADD, 12, 40, 8, 4));
+	pcv_file_from_bitmap(f);
+	tap_ok(f->cells[2].r.cached == 8 && f->cells[2].changed && !f->cells[0].changed,
+	       "a new arrival changes its cell only");
+	pcv_model_free(&M);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Best of 5 refreshes of a file of size bytes, 3000 cells. */
+static double refresh_us(const char *path, uint64_t size, struct pcv_res *total, bool mincore)
+{
+	double best = 1e18;
+	uint64_t pan = 0;
+	bool used;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) || pwrite(fd, "x", 1, 0) != 1)
+		return -1;
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, path, 0, 0, size);
+	pcv_file_layout(&M.files[0], 3000, 0, &pan);
+	for (int i = 0; i < 5; i++) {
+		double t0 = now_us();
+
+		if (pcv_residency_refresh(&M.files[0], fd, mincore, &used))
+			best = -1;
+		else if (now_us() - t0 < best)
+			best = now_us() - t0;
+	}
+	*total = M.files[0].total;
+	pcv_model_free(&M);
+	close(fd);
+	unlink(path);
+	return best;
+}
+
+static void test_residency(const char *dir)
+{
+	char small[4096], huge[4096];
+	struct pcv_res t;
+	double a, b, c;
+
+	snprintf(small, sizeof(small), "%s/small", dir);
+	snprintf(huge, sizeof(huge), "%s/huge", dir);
+	a = refresh_us(small, 1 << 20, &t, false);
+	tap_ok(a >= 0 && t.pages == 256 && t.cached >= 1 && t.dirty >= 1,
+	       "cachestat: a 1 MiB file with one written page: %llu cached, %llu dirty",
+	       (unsigned long long)t.cached, (unsigned long long)t.dirty);
+	b = refresh_us(huge, 1ull << 40, &t, false);
+	tap_ok(b >= 0 && t.pages == 1ull << 28 && t.cached >= 1 && t.cached < 16,
+	       "cachestat: a 1 TiB sparse file: %llu cached of %llu pages",
+	       (unsigned long long)t.cached, (unsigned long long)t.pages);
+	tap_diag("refresh of 3000 cells: 1 MiB %.0f us, 1 TiB sparse %.0f us", a, b);
+	tap_ok(b < 20 * a + 20000, "a 1 TiB sparse file refreshes in bounded time (%.0f us vs %.0f us)",
+	       b, a);
+	c = refresh_us(huge, 1ull << 40, &t, true);
+	tap_diag("mincore fallback, 1 TiB sparse: %.0f us", c);
+	tap_ok(c >= 0 && c < 2e6, "mincore fallback samples: bounded for 1 TiB too (%.0f us)", c);
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+static void test_output(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	char *line2;
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/x/a \"quoted\", file", 1, 2, 8192);
+	M.files[0].total.cached = 2;
+	M.sys.vm_valid[PCV_VM_PGPGIN] = true;
+	M.lost = 7;
+	M.events_on = false;
+	snprintf(M.events_why, sizeof(M.events_why), "not root, so no tracing");
+	pcv_csv_header(out);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	line2 = strchr(buf, '\n') + 1;
+	tap_ok(!strncmp(buf, "time,files,pages,cached,dirty,writeback,evicted,recently_evicted,", 65),
+	       "CSV header starts with the residency columns");
+	tap_ok(strstr(buf, ",lost,") && strstr(buf, ",ev_db_mark,") && strstr(buf, ",events,events_why,"),
+	       "CSV header has lost, the event counts and why events are off");
+	tap_ok(count_char(buf, ',') == 2 * count_char(line2, ','),
+	       "CSV line has as many fields as the header (commas in text are replaced)");
+	tap_ok(strstr(line2, ",off,not root; so no tracing,") != NULL, "CSV says why events are off");
+	tap_ok(strstr(line2, ",,") != NULL, "CSV leaves counters the kernel lacks empty");
+	free(buf);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(buf[0] == '{' && !strcmp(buf + strlen(buf) - 2, "}\n") && count_char(buf, '\n') == 1,
+	       "JSON: one object per line");
+	tap_ok(strstr(buf, "\"lost\":7,") && strstr(buf, "\"pgpgin_s\":0.000,") &&
+	       strstr(buf, "\"pgpgout_s\":null,") && strstr(buf, "\"cached\":2,"),
+	       "JSON: numbers, null for what the kernel lacks");
+	tap_ok(strstr(buf, "\"path\":\"/x/a \\\"quoted\\\", file\"") != NULL,
+	       "JSON: strings escaped: %s", strstr(buf, "\"path\""));
+	free(buf);
+	pcv_model_free(&M);
+}
+
+static int parse(const char *args, struct pcv_options *o, char *err)
+{
+	static char copy[512];
+	char *argv[32];
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", args);
+	for (char *t = strtok(copy, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	return pcv_parse_options(argc, argv, o, err, 256);
+}
+
+static void test_options(void)
+{
+	static const struct {
+		const char *args, *msg;
+	} bad[] = {
+		{ "pcviz -i 0 f", "--interval 0: not a number" },
+		{ "pcviz --interval abc f", "--interval abc" },
+		{ "pcviz -c 0 f", "--count 0: not a whole number" },
+		{ "pcviz -c 1.5 f", "--count 1.5" },
+		{ "pcviz --buffer-kb 1 f", "--buffer-kb 1" },
+		{ "pcviz --speed -2 --replay t", "--speed -2" },
+		{ "pcviz --frobnicate f", "unknown option" },
+		{ "pcviz -x f", "unknown option -x" },
+		{ "pcviz f -i", "-i needs a value" },
+		{ "pcviz", "no FILE or DIR" },
+		{ "pcviz --replay t --synthetic", "exclude each other" },
+		{ "pcviz --synthetic f", "f: no files with" },
+	};
+	struct pcv_options o;
+	char err[256];
+
+	tap_ok(parse("pcviz -j -i 0.25 -c 3 --no-events a b", &o, err) == 0 && o.json && o.batch &&
+	       o.interval == 0.25 && o.count == 3 && o.no_events && o.npaths == 2 &&
+	       !strcmp(o.paths[1], "b"),
+	       "options: --json implies --batch; interval, count, files");
+	tap_ok(parse("pcviz --help", &o, err) == 1, "options: --help");
+	tap_ok(parse("pcviz f", &o, err) == 0 && o.interval == 0.5 && o.count == 0 &&
+	       o.buffer_kb == 4096 && !o.batch,
+	       "options: defaults");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int status = parse(bad[i].args, &o, err);
+
+		tap_ok(status == -1 && strstr(err, bad[i].msg), "options: '%s' refused: %s", bad[i].args,
+		       status == -1 ? err : "accepted");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	test_parsers();
+	test_rates();
+	test_cells();
+	test_events();
+	test_reconstruct();
+	if (argc > 1)
+		test_residency(argv[1]);
+	else
+		tap_skip("no scratch directory given", "cachestat on real files");
+	test_output();
+	test_options();
+	return tap_done(0);
+}

@@ -1,0 +1,154 @@
+#!/bin/bash
+# pcviz on the host, batch mode: its input checks and errors, CSV and JSON
+# lines, residency of real files against fincore(1), files deleted or
+# truncated while watched, no events without root.  The host kernel is never
+# traced: every run on real files has --no-events, or runs as nobody (pcviz
+# then stops before touching tracefs).
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/build/host/pcviz
+guest_bin=$top/build/guest/bin/pcviz
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -x "$bin" ]; then
+	fail "$bin is built (make pcviz)"
+	done_testing
+	exit
+fi
+live() { "$bin" --no-events "$@"; }
+# field NAME FILE [LINE]: a CSV column by its header name, from line LINE (default: last)
+field() {
+	awk -F, -v name="$1" -v want="${3:-0}" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ last = $(col[name]); if (NR - 1 == want) { print last; found = 1; exit } }
+		END { if (!found) print last }' "$2"
+}
+
+"$bin" --help >"$tmp/out" 2>&1
+is "$?" 0 "--help succeeds"
+ok "grep -q '^Usage: pcviz \\[options\\] FILE|DIR' '$tmp/out' && grep -q -- '--replay' '$tmp/out'" \
+	"--help prints the usage with every option"
+
+"$bin" >"$tmp/out" 2>&1
+is "$?" 2 "no file: usage error, status 2"
+ok "grep -q 'no FILE or DIR' '$tmp/out' && grep -q \"Try 'pcviz --help'\" '$tmp/out'" \
+	"... says what is missing and where to look"
+"$bin" --interval 0 "$tmp" >"$tmp/out" 2>&1
+is "$?" 2 "--interval 0 is refused"
+ok "grep -q 'interval 0: not a number of seconds' '$tmp/out'" "... with the allowed range"
+"$bin" --count -3 "$tmp" >"$tmp/out" 2>&1
+is "$?" 2 "--count -3 is refused"
+
+live "$tmp/missing" >"$tmp/out" 2>&1
+is "$?" 1 "a missing file: status 1"
+ok "grep -q 'missing: No such file or directory' '$tmp/out'" "... named, with the reason"
+mkdir "$tmp/empty" "$tmp/empty/sub"
+live "$tmp/empty" >"$tmp/out" 2>&1
+is "$?" 1 "a directory without regular files: status 1"
+ok "grep -q 'empty: no regular files in this directory' '$tmp/out'" "... says so"
+live /dev/null >"$tmp/out" 2>&1
+is "$?" 1 "a device: status 1"
+ok "grep -q 'not a regular file or a directory' '$tmp/out'" "... says it is not a regular file"
+head -c 4096 /dev/zero >"$tmp/secret"
+chmod 600 "$tmp/secret"
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" --no-events "$tmp/secret" >"$tmp/out" 2>&1
+is "$?" 1 "a file nobody may read: status 1"
+ok "grep -q 'secret: Permission denied' '$tmp/out'" "... Permission denied"
+
+# synthetic source: deterministic numbers
+"$bin" --synthetic --count 3 >"$tmp/syn.csv" 2>"$tmp/err"
+is "$?" 0 "--synthetic --count 3 succeeds"
+is "$(wc -l <"$tmp/syn.csv")" 4 "batch CSV: a header and one line per interval"
+is "$(awk -F, 'NR > 1 { printf "%s ", $4 }' "$tmp/syn.csv")" "4096 8192 12288 " \
+	"batch CSV: the cached column follows the synthetic read"
+is "$(field ev_add "$tmp/syn.csv")" 3072 "batch CSV: events counted (ev_add)"
+"$bin" --synthetic --json --count 2 >"$tmp/syn.json"
+ok "python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    assert o[\"lost\"] == 0 and o[\"events\"] == \"on\" and o[\"per_file\"][0][\"pages\"] == 16384
+' '$tmp/syn.json'" "--json: every line is a JSON object with lost, events and per-file values"
+head -n 1 "$tmp/syn.csv" | tr , '\n' >"$tmp/cols"
+python3 -c 'import json,sys; print("\n".join(k for k in json.loads(open(sys.argv[1]).readline()) if k != "per_file"))' \
+	"$tmp/syn.json" >"$tmp/keys"
+ok "cmp -s '$tmp/cols' '$tmp/keys'" "CSV columns and JSON keys are the same names, in the same order"
+
+# real files on the host's page cache, without events
+head -c 4M /dev/urandom >"$tmp/f"
+sync "$tmp/f"
+python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$tmp/f"
+live --count 1 -i 0.1 "$tmp/f" >"$tmp/cold.csv" 2>"$tmp/err"
+cat "$tmp/f" >/dev/null
+live --count 1 -i 0.1 "$tmp/f" >"$tmp/warm.csv" 2>"$tmp/err"
+want=$(fincore --noheadings --output PAGES "$tmp/f" | tr -d ' ')
+is "$(field cached "$tmp/cold.csv"),$(field pages "$tmp/cold.csv")" "0,1024" \
+	"a 4 MiB file after POSIX_FADV_DONTNEED: 0 of 1024 pages cached"
+is "$(field cached "$tmp/warm.csv")" "$want" "after reading it: cached agrees with fincore ($want pages)"
+is "$(field residency "$tmp/warm.csv")" cachestat "residency comes from cachestat"
+is "$(field events "$tmp/warm.csv"),$(field events_why "$tmp/warm.csv")" "off,--no-events given" \
+	"--no-events: the events columns say off and why"
+ok "grep -q 'pcviz: no events: --no-events given' '$tmp/err'" "... and so does stderr"
+live --mincore --count 1 -i 0.1 "$tmp/f" >"$tmp/mincore.csv" 2>/dev/null
+is "$(field residency "$tmp/mincore.csv"),$(field cached "$tmp/mincore.csv")" "mincore,1024" \
+	"--mincore: labelled mincore, the same count for a fully cached file"
+# a directory stands for its regular files
+head -c 8192 /dev/zero >"$tmp/empty/g"
+live --count 1 -i 0.1 "$tmp/empty" "$tmp/f" >"$tmp/dir.csv" 2>/dev/null
+is "$(field files "$tmp/dir.csv"),$(field pages "$tmp/dir.csv")" "2,1026" \
+	"a directory and a file: 2 files, 1026 pages"
+
+# the file deleted, then another truncated, while watched: pcviz keeps running and says so
+cp "$tmp/f" "$tmp/doomed"
+cp "$tmp/f" "$tmp/shrinks"
+"$bin" --no-events --json --count 6 -i 0.1 "$tmp/doomed" "$tmp/shrinks" >"$tmp/change.json" 2>/dev/null &
+pid=$!
+sleep 0.25
+rm "$tmp/doomed"
+truncate -s 1M "$tmp/shrinks"
+wait "$pid"
+is "$?" 0 "files deleted and truncated while watched: pcviz keeps running"
+ok "tail -n 1 '$tmp/change.json' | grep -q '\"state\":\"deleted\",\"note\":\"deleted while watched\"'" \
+	"... the deleted file is shown as deleted"
+ok "tail -n 1 '$tmp/change.json' | grep -q '\"pages\":256,.*\"state\":\"truncated\",\"note\":\"truncated from 4194304 to 1048576 bytes'" \
+	"... the truncated one as truncated, with its new size"
+
+# not root: no events, and why (pcviz stops before tracefs: safe on the host)
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" --count 1 -i 0.1 "$tmp/f" \
+	>"$tmp/user.csv" 2>"$tmp/err"
+is "$?" 0 "as nobody, pcviz runs"
+is "$(field events "$tmp/user.csv"),$(field events_why "$tmp/user.csv")" \
+	"off,not root: tracing needs root" "... without events, saying why in the batch output"
+ok "grep -q 'pcviz: no events: not root' '$tmp/err'" "... and on stderr"
+
+# auto batch mode when stdout is not a terminal (no --batch given)
+live --count 1 -i 0.1 "$tmp/f" 2>/dev/null | head -n 1 >"$tmp/auto"
+ok "grep -q '^time,files,pages,cached,' '$tmp/auto'" "stdout not a terminal: batch CSV by itself"
+
+# a signal ends batch mode promptly
+"$bin" --no-events -i 0.2 "$tmp/f" >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "SIGTERM ends a batch run (dies of the signal after cleaning up)"
+
+# replay: the guest's static build has none; a bad trace file is refused
+if [ -x "$guest_bin" ]; then
+	"$guest_bin" --replay "$tmp/f" >"$tmp/out" 2>&1
+	is "$?" 1 "the static guest build refuses --replay"
+	ok "grep -q 'works in the host build only' '$tmp/out'" "... and says it is host-only"
+else
+	skip "the static guest build refuses --replay" "not built"
+fi
+"$bin" --replay "$tmp/f" >"$tmp/out" 2>&1
+is "$?" 1 "--replay of a file that is no trace.dat: status 1"
+ok "grep -q 'cannot open it as a trace-cmd trace.dat' '$tmp/out'" "... says so"
+
+# the build: a second make does nothing
+ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \
+	"pcviz is up to date after make: a second make does nothing"
+
+done_testing
