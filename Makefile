@@ -58,7 +58,7 @@ $(call track,$(STAMP)/patch-list,$(PATCHES))
 .DEFAULT_GOAL := all
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
-	check $(LABS) labs clean distclean kernel-export
+	check $(LABS) labs bench clean distclean kernel-export
 
 all: kernel initramfs
 
@@ -70,6 +70,7 @@ help:
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
+	@echo '  make bench [BASELINE=1] [QUICK=1]  benchmark matrix; results/bench/summary.md'
 	@echo
 	@echo 'Building:'
 	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
@@ -183,7 +184,7 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/he
 	-Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
-LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/*))
+LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/* bench/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
@@ -224,6 +225,7 @@ $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/ad
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
 	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
 		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs \
+		/usr/share/pclab/bench=bench \
 		/usr/local/bin=$(B)/guest/bin
 
 initramfs: $(INITRAMFS)
@@ -275,6 +277,35 @@ $(LABS): %: $(KIMAGE_release) $(INITRAMFS)
 
 # Every lab in order; a failing self-check stops the series.
 labs: $(LABS)
+
+# --- Benchmarks --------------------------------------------------------------
+
+# The same source without the series, for BASELINE=1: a git worktree at the
+# pristine tag, configured like the release kernel.
+BASE_SRC := $(B)/linux-base
+KIMAGE_baseline := $(call kimage,baseline)
+BASELINE_FRAGMENTS := $(CONFIG_FRAGMENTS) $(sort $(wildcard kernel/config/baseline/*.config))
+
+$(STAMP)/base-tree: $(TREE_STAMP)
+	@echo "  TREE    $(BASE_SRC) (pclab-base: no series)"
+	$(Q)rm -rf $(BASE_SRC) && git -C $(KSRC) worktree prune
+	$(Q)git -C $(KSRC) worktree add -q --detach $(abspath $(BASE_SRC)) pclab-base
+	$(Q)touch $@
+
+$(B)/kernel/baseline/.config-stamp: $(STAMP)/base-tree $(BASELINE_FRAGMENTS) \
+		kernel/scripts/make-config kernel/scripts/check-config
+	@echo "  CONFIG  baseline: tinyconfig + $(notdir $(BASELINE_FRAGMENTS))"
+	$(Q)kernel/scripts/make-config $(BASE_SRC) $(@D) $(BASELINE_FRAGMENTS)
+	$(Q)touch $@
+
+$(KIMAGE_baseline): $(B)/kernel/baseline/.config-stamp
+	@echo "  KERNEL  baseline (log: $(B)/kernel/baseline.log)"
+	$(Q)kernel/scripts/build-kernel $(BASE_SRC) $(B)/kernel/baseline $(B)/kernel/baseline.log bzImage
+	$(Q)touch $@
+
+BASELINE ?= 0
+bench: $(KIMAGE_release) $(INITRAMFS) $(if $(filter 1,$(BASELINE)),$(KIMAGE_baseline))
+	$(Q)bench/run
 
 # --- Cleaning ----------------------------------------------------------------
 
