@@ -1,0 +1,31 @@
+#!/bin/bash
+# make bench's plumbing (QUICK=1 on the debug kernel): every scenario runs,
+# the summary has its tables and a measured value for each target the
+# patched kernel alone can answer.  No performance assertions: those are
+# the benchmark's to report, not the tests'.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/vm.sh
+. "$(dirname "$0")/../lib/vm.sh"
+
+log=$CHECK_RESULTS/bench.out
+status=0
+QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/bench/run" >"$log" 2>&1 || status=$?
+summary=$CHECK_RESULTS/bench/summary.md
+is "$status" 0 "bench/run QUICK=1 completes (log: $log)"
+vm_check_console bench
+for section in seqread randread seqwrite tracing "noisy neighbour" "Targets"; do
+	ok "grep -q '^##.* $section' '$summary'" "the summary has the $section table"
+done
+rows=$(grep -c '^| ' "$summary")
+ok "[ $rows -ge 30 ]" "the summary's tables have rows ($rows)"
+unmeasured=$(grep -E '^\| (seq|random|noisy|tracepoints)' "$summary" | grep -c 'not measured')
+is "$unmeasured" 0 "every target but the baseline's has a measured value"
+ok "grep -q '| uncached-2019 |' '$summary'" "the 2019 strategy was measured through the knob"
+for png in seqread-throughput seqread-page-cache seqwrite-throughput seqwrite-dirty; do
+	ok "[ -s '$CHECK_RESULTS/bench/$png.png' ]" "plot $png.png drawn"
+done
+n=$(find "$CHECK_RESULTS/bench/ext4" -name '*.csv' | wc -l)
+ok "[ $n -ge 14 ]" "a per-second CSV for every run ($n)"
+done_testing
