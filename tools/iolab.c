@@ -187,8 +187,8 @@ static void tick(bool final)
 			(r.bytes - r.last_bytes) / 1e6 / dt, (r.ops - r.last_ops) / dt, cached,
 			dirty, writeback,
 			(kswapd - r.last_kswapd) * 100.0 / sysconf(_SC_CLK_TCK) / dt,
-			r.ops > r.last_ops ? (r.hits - r.last_hits) * 100.0 / (r.ops - r.last_ops)
-					   : 100.0);
+			!o.hits ? -1.0 : r.ops > r.last_ops ?
+			(r.hits - r.last_hits) * 100.0 / (r.ops - r.last_ops) : 100.0);
 	r.last = t;
 	r.last_bytes = r.bytes;
 	r.last_ops = r.ops;
@@ -426,8 +426,8 @@ int main(int argc, char **argv)
 		fprintf(r.log, "seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,"
 			"hit_pct\n");
 		/* where the plots start */
-		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,100\n", meminfo("Cached"), meminfo("Dirty"),
-			meminfo("Writeback"));
+		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d\n", meminfo("Cached"), meminfo("Dirty"),
+			meminfo("Writeback"), o.hits ? 100 : -1);
 	}
 	if (posix_memalign((void **)&buf, 4096, o.bs * o.qd))
 		die("memory", strerror(errno));

@@ -48,8 +48,17 @@ pclab-rw -S -s 8M "$big" | cut -d' ' -f1 >"$out/trace-warm-pages"
 trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
 	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
-for e in mark serve claim end call; do
-	printf '%s,%s\n' "$e" "$(grep -c "dropbehind_$e:" "$out/uncached-read.txt" || true)"
-done >"$out/events.csv"
-echo "end_dropped,$(grep -c 'dropbehind_end:.*: dropped' "$out/uncached-read.txt" || true)" >>"$out/events.csv"
-say "  events: $(tr '\n' ' ' <"$out/events.csv")"
+# pages (not folios: xfs caches large ones) per event, and calls
+pages() { # event [text the line must contain]
+	awk -v e="dropbehind_$1:" -v r="${2:-}" 'index($0, e) && index($0, r) {
+		for (i = 1; i < NF; i++) if ($i == "pages") n += $(i + 1)
+	} END { print n + 0 }' "$out/uncached-read.txt"
+}
+{
+	for e in mark serve claim; do
+		echo "$e,$(pages "$e")"
+	done
+	echo "end_dropped,$(pages end ': dropped')"
+	echo "call,$(grep -c 'dropbehind_call:' "$out/uncached-read.txt" || true)"
+} >"$out/events.csv"
+say "  pages marked, served, claimed, dropped; calls: $(tr '\n' ' ' <"$out/events.csv")"
