@@ -50,6 +50,7 @@ static void sleep_until(const struct timespec *start, double interval, long n)
 static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
 {
 	struct timespec start;
+	bool last = false;
 
 	if (!m->events_on)
 		fprintf(stderr, "pcviz: no events: %s\n", m->events_why);
@@ -57,20 +58,18 @@ static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv
 		pcv_csv_header(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	s->sample(s, m, 0);
-	for (long n = 1; !o->count || n <= o->count; n++) {
-		int end;
-
+	for (long n = 1; !last && (!o->count || n <= o->count); n++) {
 		if (s->realtime)
 			sleep_until(&start, o->interval, n);
-		if (stop_signal)
+		/* a signal ends the run with a line for the partial interval */
+		if (stop_signal == SIGPIPE)
 			break;
-		end = s->sample(s, m, o->interval);
+		last = s->sample(s, m, o->interval) || stop_signal;
 		if (o->json)
 			pcv_json_line(stdout, m);
 		else
 			pcv_csv_line(stdout, m);
-		if (end || ferror(stdout))
-			break;
+		last |= ferror(stdout);
 	}
 	return ferror(stdout) ? 1 : 0;
 }

@@ -114,6 +114,34 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	return s;
 }
 
+/*
+ * The formats of pcviz's events only: tracefs_local_events() would also
+ * parse every other event of the systems and /proc/kallsyms, which takes
+ * seconds on a slow guest, during which the events would be missed.
+ */
+static struct tep_handle *load_formats(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	enum tep_endian endian = tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	tep_set_file_bigendian(tep, endian);
+	tep_set_local_bigendian(tep, endian);
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		int size;
+		char *format = tracefs_event_file_read(NULL, pcv_specs[i].system, pcv_specs[i].name,
+						       "format", &size);
+
+		if (format)
+			tep_parse_event(tep, format, (unsigned long)size, pcv_specs[i].system);
+		free(format);
+	}
+	return tep;
+}
+
 static int fail(char *why, size_t len, const char *fmt, const char *arg)
 {
 	snprintf(why, len, fmt, arg);
@@ -123,7 +151,6 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 
 int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
 {
-	static const char *systems[] = { "filemap", "pagemap", "writeback", "vmscan", NULL };
 	const char *dir;
 	char name[32];
 	int enabled = 0;
@@ -139,7 +166,7 @@ int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
 	T.inst = tracefs_instance_create(name);
 	if (!T.inst)
 		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
-	T.tep = tracefs_local_events_system(NULL, systems);
+	T.tep = load_formats();
 	if (!T.tep || !pcv_decoder_init(&T.dec, T.tep))
 		return fail(why, len, "%s", "no page-cache events in this kernel");
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
@@ -162,8 +189,7 @@ int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
 	T.ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	T.cpu = calloc((size_t)T.ncpu, sizeof(*T.cpu));
 	T.page = malloc((size_t)getpagesize() * 4);
-	T.kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-			       KBUFFER_ENDIAN_LITTLE);
+	T.kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!T.cpu || !T.page || !T.kbuf)
 		return fail(why, len, "%s", "out of memory");
 	for (int c = 0; c < T.ncpu; c++)

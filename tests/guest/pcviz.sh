@@ -1,0 +1,152 @@
+#!/bin/sh
+# pcviz --batch in the guest: its residency numbers against cachestat taken
+# independently (pclab-rw -S) for buffered, uncached and direct reads on ext4
+# and xfs; its events for an uncached stream (drop-behind marks, no LOST);
+# tracing hygiene: the tracefs instance gone after a normal exit and after
+# SIGTERM, SIGINT and SIGHUP, stale instances of dead viewers removed, no
+# events left enabled; no events, and why, for a user who is not root.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+
+T=/sys/kernel/tracing
+out=/tmp/pcviz-test
+mkdir -p "$out"
+# col NAME FILE: a column of the last CSV line, by its header name
+col() {
+	awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ v = $(c[name]) } END { print v }' "$2"
+}
+cold() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+# ready FILE: waits until pcviz has printed its CSV header (its events are on)
+ready() {
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+instances() {
+	n=0
+	for i in "$T"/instances/pcviz-*; do
+		[ -e "$i" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+for fs in ext4 xfs; do
+	f=/mnt/$fs/pcviz-test
+	pclab-rw -w -s 32M "$f" >/dev/null
+	cold
+	cat "$f" >/dev/null
+	pcviz --batch --count 1 -i 0.1 "$f" >"$out/buffered.csv"
+	want=$(pclab-rw -S "$f" | cut -d' ' -f1)
+	ok "[ '$(col cached "$out/buffered.csv")' = 8192 ] && [ '$(col pages "$out/buffered.csv")' = 8192 ]" \
+		"$fs: after a buffered read all 8192 pages are cached ($(col cached "$out/buffered.csv"))"
+	is "$(col cached "$out/buffered.csv")" "$want" "$fs: ... as cachestat says independently"
+	cold
+	pclab-rw -U "$f" >/dev/null
+	pcviz --batch --count 1 -i 0.1 "$f" >"$out/uncached.csv"
+	want=$(pclab-rw -S "$f" | cut -d' ' -f1)
+	ok "[ '$(col cached "$out/uncached.csv")' -le 64 ]" \
+		"$fs: after an uncached read nothing stays ($(col cached "$out/uncached.csv") pages)"
+	is "$(col cached "$out/uncached.csv")" "$want" "$fs: ... as cachestat says independently"
+	cold
+	iolab -m direct -b 256K "$f" >/dev/null
+	pcviz --batch --count 1 -i 0.1 "$f" >"$out/direct.csv"
+	is "$(col cached "$out/direct.csv")" 0 "$fs: after an O_DIRECT read: 0 pages"
+done
+
+# Events during an uncached read, watched live; SIGTERM ends the run with a
+# line for the partial interval
+f=/mnt/ext4/pcviz-test
+cold
+pcviz --batch -i 0.25 "$f" >"$out/events.csv" 2>"$out/events.err" &
+pid=$!
+ready "$out/events.csv"
+pclab-rw -U "$f" >/dev/null
+cat "$f" >/dev/null
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "pcviz beside an uncached then a buffered read, until SIGTERM"
+is "$(col events "$out/events.csv")" on "events are on as root"
+if [ -d "$T/events/filemap/dropbehind_mark" ]; then
+	is "$(col ev_db_mark "$out/events.csv")" 8192 "the uncached read's 8192 drop-behind marks are counted"
+	is "$(col ev_db_end "$out/events.csv")" 8192 "... and their 8192 ends"
+else
+	skip "drop-behind marks counted" "no drop-behind tracepoints in this kernel"
+	skip "... and their ends" "no drop-behind tracepoints in this kernel"
+fi
+ok "[ '$(col ev_add "$out/events.csv")' -ge 16384 ] && [ '$(col ev_delete "$out/events.csv")' -ge 8192 ]" \
+	"page-cache adds ($(col ev_add "$out/events.csv")) and deletes ($(col ev_delete "$out/events.csv")) of the file counted"
+ok "[ '$(col ev_lru_insert "$out/events.csv")' -gt 0 ]" \
+	"LRU insertions attributed to the file by pfn ($(col ev_lru_insert "$out/events.csv"))"
+ok "head -n 1 '$out/events.csv' | grep -q ',lost,'" "the LOST column is there"
+is "$(col lost "$out/events.csv")" 0 "no events lost for a 32 MiB uncached read"
+is "$(instances)" 0 "no pcviz tracefs instance left after a normal exit"
+
+# A 128 MiB uncached stream: events per second, none lost at default settings
+g=/mnt/ext4/pcviz-stream
+pclab-rw -w -s 128M "$g" >/dev/null
+cold
+pcviz --batch -i 0.5 "$g" >"$out/stream.csv" 2>/dev/null &
+pid=$!
+ready "$out/stream.csv"
+iolab -m uncached -b 1M "$g" >"$out/stream.iolab"
+sleep 0.6
+kill -TERM "$pid"
+wait "$pid"
+marks=$(col ev_db_mark "$out/stream.csv")
+diag "128 MiB uncached stream: $(grep -i 'MB/s' "$out/stream.iolab" | head -n 1)"
+diag "events: $marks marks, $(col ev_add "$out/stream.csv") adds, $(col ev_delete "$out/stream.csv") deletes, lost $(col lost "$out/stream.csv")"
+if [ -d "$T/events/filemap/dropbehind_mark" ]; then
+	is "$marks" 32768 "uncached stream: all 32768 marks seen"
+fi
+is "$(col lost "$out/stream.csv")" 0 "uncached stream: no events lost at the default buffer size"
+rm -f "$g"
+
+# Hygiene: every way out removes the instance and leaves no event enabled
+for sig in TERM INT HUP; do
+	pcviz --batch -i 0.2 "$f" >/dev/null 2>&1 &
+	pid=$!
+	n=0
+	while [ ! -d "$T/instances/pcviz-$pid" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	ok "[ -d '$T/instances/pcviz-$pid' ]" "SIG$sig: pcviz made its instance pcviz-$pid"
+	kill -"$sig" "$pid"
+	wait "$pid"
+	status=$?
+	ok "[ ! -e '$T/instances/pcviz-$pid' ] && [ $status -gt 128 ]" \
+		"SIG$sig: the instance is removed, pcviz dies of the signal (status $status)"
+done
+ok "! grep -q . '$T/set_event'" "no event left enabled in the top-level trace"
+
+# A stale instance of a dead viewer is removed at start; another live one is not touched
+mkdir "$T/instances/pcviz-999999"
+echo 1 >"$T/instances/pcviz-999999/events/filemap/mm_filemap_add_to_page_cache/enable"
+pcviz --batch --count 1 -i 0.1 "$f" >/dev/null 2>&1
+ok "[ ! -e '$T/instances/pcviz-999999' ]" "a stale pcviz-999999 instance (no such process) is removed"
+
+# Not root: no tracing, and why, in the batch output
+chmod 644 "$f"
+su student -c "pcviz --batch --count 1 -i 0.1 $f" \
+	>"$out/user.csv" 2>"$out/user.err"
+status=$?
+is "$status" 0 "as a user pcviz runs"
+[ "$status" = 0 ] || diag "$(cat "$out/user.err")"
+is "$(col events "$out/user.csv"),$(col events_why "$out/user.csv")" "off,not root: tracing needs root" \
+	"... without events, and says why"
+is "$(col cached "$out/user.csv")" "$(pclab-rw -S "$f" | cut -d' ' -f1)" "... residency still right"
+
+# The JSON lines
+pcviz --json --count 1 -i 0.1 "$f" >"$out/line.json"
+ok "grep -q '^{\"time\":.*\"lost\":0,.*\"per_file\":\\[{\"path\":\"$f\"' '$out/line.json'" \
+	"--json: one object with lost and the file"
+
+rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test
+done_testing
