@@ -84,6 +84,20 @@ static const char *kib(uint64_t k, char *buf, size_t len)
 	return buf;
 }
 
+/* A count or rate in at most 5 characters: 999, 12.3k, 1234k, 12.3M */
+static const char *human(double v, char *buf, size_t len)
+{
+	if (v < 1000)
+		snprintf(buf, len, "%5.0f", v);
+	else if (v < 99950)
+		snprintf(buf, len, "%4.1fk", v / 1e3);
+	else if (v < 9999500)
+		snprintf(buf, len, "%4.0fk", v / 1e3);
+	else
+		snprintf(buf, len, "%4.1fM", v / 1e6);
+	return buf;
+}
+
 /* --- keys ------------------------------------------------------------------ */
 
 static void key_quit(struct ui *u) { u->quit = true; }
@@ -243,6 +257,16 @@ static const char *glyph(const struct ui *u, const struct pcv_res *r, attr_t *a)
 	return u->unicode ? uni[level] : ascii[level];
 }
 
+/* Pages the laid-out cells cover */
+static uint64_t covered(const struct pcv_file *f)
+{
+	uint64_t start;
+
+	return f->ncells ? (uint64_t)(f->ncells - 1) * f->per_cell +
+				   pcv_cell_range(f, f->ncells - 1, &start)
+			 : 0;
+}
+
 static void draw_map(struct ui *u, int y, int x, int h, int w)
 {
 	struct pcv_model *m = u->m;
@@ -277,9 +301,9 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 		    "mincore, sampled: no dirty/writeback, and 0 unless you own or may write the file");
 	else
 		put(y + h - 1, x, w, A_DIM,
-		    "%s: pages %llu-%llu, %llu per cell; %s empty %s%s%s%s full, D dirty, W writeback, reverse: changed",
+		    "%s: pages %llu-%llu, %llu a cell: %s none %s%s%s%s all cached, D dirty, W writeback, reverse: changed",
 		    m->res_source, (unsigned long long)f->first,
-		    (unsigned long long)(f->first + (uint64_t)f->ncells * f->per_cell - 1),
+		    (unsigned long long)(f->first + covered(f) - 1),
 		    (unsigned long long)f->per_cell, u->unicode ? "\u00b7" : ".",
 		    u->unicode ? "\u2591" : ":", u->unicode ? "\u2592" : "+",
 		    u->unicode ? "\u2593" : "*", u->unicode ? "\u2588" : "#");
@@ -306,11 +330,11 @@ static void rate_line(struct ui *u, int y, int x, int w, const char *label, int 
 	const struct pcv_system *s = &u->m->sys;
 
 	if (!s->vm_valid[a])
-		put(y, x, w, A_DIM, "%-22s not in this kernel", label);
+		put(y, x, w, A_DIM, "%-20s not in this kernel", label);
 	else if (b < 0)
-		put(y, x, w, A_NORMAL, "%-22s %10.0f %s", label, s->vm_rate[a], unit);
+		put(y, x, w, A_NORMAL, "%-20s %9.0f %s", label, s->vm_rate[a], unit);
 	else
-		put(y, x, w, A_NORMAL, "%-22s %10.0f %10.0f %s", label, s->vm_rate[a], s->vm_rate[b], unit);
+		put(y, x, w, A_NORMAL, "%-20s %9.0f %9.0f %s", label, s->vm_rate[a], s->vm_rate[b], unit);
 }
 
 static void draw_system(struct ui *u, int y, int x, int h, int w)
@@ -320,11 +344,11 @@ static void draw_system(struct ui *u, int y, int x, int h, int w)
 	int row = y;
 
 	put(row++, x, w, colour(u, C_TITLE) | A_BOLD, "System");
-	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "MemFree", kib(s->mem_free, a, sizeof(a)),
+	put(row++, x, w, A_NORMAL, "%-13s%9s  %-9s%9s", "MemFree", kib(s->mem_free, a, sizeof(a)),
 	    "Cached", kib(s->cached, b, sizeof(b)));
-	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "Active(file)",
+	put(row++, x, w, A_NORMAL, "%-13s%9s  %-9s%9s", "Active(file)",
 	    kib(s->active_file, a, sizeof(a)), "Inactive", kib(s->inactive_file, b, sizeof(b)));
-	put(row++, x, w, A_NORMAL, "%-15s %9s  %-10s %9s", "Dirty", kib(s->dirty, a, sizeof(a)),
+	put(row++, x, w, A_NORMAL, "%-13s%9s  %-9s%9s", "Dirty", kib(s->dirty, a, sizeof(a)),
 	    "Writeback", kib(s->writeback, b, sizeof(b)));
 	if (s->kswapd_ticks >= 0)
 		put(row++, x, w, A_NORMAL, "kswapd CPU %5.1f%%   MGLRU %s", s->kswapd_cpu,
@@ -332,27 +356,26 @@ static void draw_system(struct ui *u, int y, int x, int h, int w)
 	else
 		put(row++, x, w, A_NORMAL, "kswapd CPU unknown   MGLRU %s",
 		    s->mglru > 0 ? "on" : s->mglru == 0 ? "off" : "unknown");
-	put(row++, x, w, A_DIM, "%-22s %10s %10s", "per second", "kswapd", "direct");
+	put(row++, x, w, A_DIM, "%-20s %9s %9s", "pages per second", "kswapd", "direct");
 	rate_line(u, row++, x, w, "pages scanned", PCV_VM_PGSCAN_KSWAPD, PCV_VM_PGSCAN_DIRECT, "");
 	rate_line(u, row++, x, w, "pages reclaimed", PCV_VM_PGSTEAL_KSWAPD, PCV_VM_PGSTEAL_DIRECT, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "refaults (file)", PCV_VM_REFAULT_FILE, -1, "pages/s");
+		rate_line(u, row++, x, w, "refaults (file)", PCV_VM_REFAULT_FILE, -1, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "paged in / out", PCV_VM_PGPGIN, PCV_VM_PGPGOUT, "KiB/s");
+		rate_line(u, row++, x, w, "KiB paged in/out", PCV_VM_PGPGIN, PCV_VM_PGPGOUT, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "drop-behind marked", PCV_VM_DB_MARKED, -1, "pages/s");
+		rate_line(u, row++, x, w, "drop-behind marked", PCV_VM_DB_MARKED, -1, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "dropped: read / write", PCV_VM_DB_READ, PCV_VM_DB_WRITE,
-			  "pages/s");
+		rate_line(u, row++, x, w, "dropped read/write", PCV_VM_DB_READ, PCV_VM_DB_WRITE, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "kept: claimed / mapped", PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED,
-			  "pages/s");
+		rate_line(u, row++, x, w, "kept claimed/mapped", PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED, "");
 }
 
 static void draw_events(struct ui *u, int y, int x, int h, int w)
 {
 	const struct pcv_model *m = u->m;
 	int half = (PCV_EV_NKINDS + 1) / 2, colw = w / 2, row;
+	char count[16], rate[16];
 
 	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Events  %s", m->events_why);
 	put(y, x + w - 24 > x ? x + w - 24 : x, 24, m->lost ? colour(u, C_ALERT) | A_BOLD : A_BOLD,
@@ -366,8 +389,12 @@ static void draw_events(struct ui *u, int y, int x, int h, int w)
 
 		if (1 + r >= h)
 			continue;
-		put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-15s %9llu %8.0f/s", pcv_kind_name[k],
-		    (unsigned long long)m->ev_count[k], m->ev_rate[k]);
+		human((double)m->ev_count[k], count, sizeof(count));
+		if (colw >= 28)
+			put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-14s%s %s/s", pcv_kind_name[k],
+			    count, human(m->ev_rate[k], rate, sizeof(rate)));
+		else
+			put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-14s%s", pcv_kind_name[k], count);
 	}
 	row = y + 1 + half;
 	if (row < y + h)
@@ -380,7 +407,7 @@ static void draw_events(struct ui *u, int y, int x, int h, int w)
 		if (!ev)
 			break;
 		pcv_event_words(m, ev, words, sizeof(words));
-		put(row, x, w, A_NORMAL, "%12.6f %s", ev->ts, words);
+		put(row, x, w, A_NORMAL, "%10.3f %s", ev->ts, words);
 	}
 }
 
@@ -419,11 +446,11 @@ static void draw(struct ui *u)
 	    u->ended ? "[END OF TRACE]  " : "");
 	switch (u->view) {
 	case VIEW_OVERVIEW: {
-		int bottom = body / 2 > 16 ? 16 : body / 2;
+		int bottom = body / 2 > 16 ? 16 : body / 2, sysw = COLS >= 88 ? 44 : COLS / 2;
 
 		draw_map(u, 1, 0, body - bottom, COLS);
-		draw_system(u, LINES - bottom, 0, bottom, COLS / 2 - 1);
-		draw_events(u, LINES - bottom, COLS / 2, bottom, COLS - COLS / 2);
+		draw_system(u, LINES - bottom, 0, bottom, sysw - 1);
+		draw_events(u, LINES - bottom, sysw, bottom, COLS - sysw);
 		break;
 	}
 	case VIEW_MAP: {

@@ -1,0 +1,162 @@
+#!/bin/bash
+# pcviz's live views, driven through tmux with the synthetic source: the
+# panels, help, pause and single steps, views, zoom, sort, resize and a
+# terminal too small, quit, SIGTERM, NO_COLOR and the ASCII fallback.
+# No tracing: the synthetic source has no tracefs.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/build/host/pcviz
+sock=pcviz-ui-$$
+tmp=$(mktemp -d)
+tm() { tmux -L "$sock" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+if [ ! -x "$bin" ]; then
+	fail "$bin is built (make pcviz)"
+	done_testing
+	exit
+fi
+
+# check DESC COMMAND...: like ok, but COMMAND runs in this shell (its functions)
+check() {
+	local desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		pass "$desc"
+	else
+		fail "$desc" "failed: $*"
+	fi
+}
+# start NAME WIDTH HEIGHT [ENV=VALUE...] -- PCVIZ-ARGS: pcviz in a detached session
+start() {
+	local name=$1 w=$2 h=$3
+	shift 3
+	local envs=()
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	tm new-session -d -s "$name" -x "$w" -y "$h" \
+		"env LANG=C.UTF-8 ${envs[*]} $bin $* ; echo EXIT=\$?; sleep 60"
+}
+screen() { tm capture-pane -p -t "$1"; }
+# wait_for NAME PATTERN: up to 5 s for PATTERN (grep -E) on the screen
+wait_for() {
+	local n=0
+	while [ $n -lt 50 ]; do
+		screen "$1" | grep -qE -- "$2" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+# clock NAME: the synthetic clock in the title line
+clock() { screen "$1" | sed -n '1s/.* t=\([0-9.]*\)s .*/\1/p'; }
+key() { tm send-keys -t "$1" "$2"; }
+
+# has NAME PATTERN...: every pattern is on the screen now
+has() {
+	local name=$1 pat
+	shift
+	for pat in "$@"; do
+		screen "$name" | grep -qE -- "$pat" || return 1
+	done
+}
+lacks() { ! has "$@"; }
+# between A B LO HI: LO < B - A < HI
+between() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(b - a > lo && b - a < hi) }'; }
+
+start ui 100 30 -- --synthetic -i 0.2
+check "the overview comes up" wait_for ui 'view: overview'
+check "overview: residency map, system and events panels" \
+	has ui '^Residency  synthetic/file' '^System' 'Events  synthetic'
+check "overview: the LOST counter is shown" has ui 'LOST 0'
+check "the map fills as the synthetic read goes (cells drawn cached)" wait_for ui '█'
+check "residency totals shown" wait_for ui 'cached [1-9][0-9]*/16384 pages'
+
+key ui '?'
+check "? opens the help" wait_for ui 'pcviz keys'
+check "help lists the keys from the table" has ui 'pause or resume' 'zoom the map in' 'this help'
+key ui x
+sleep 0.3
+check "any key closes the help" lacks ui 'pcviz keys'
+key ui h
+check "h opens the help too" wait_for ui 'pcviz keys'
+key ui x
+
+key ui ' '
+check "space pauses" wait_for ui 'PAUSED'
+t1=$(clock ui)
+sleep 0.7
+is "$(clock ui)" "$t1" "paused: the clock stands still"
+key ui .
+sleep 0.4
+t2=$(clock ui)
+check "'.' steps one interval while paused ($t1 -> $t2)" between "$t1" "$t2" 0.19 0.21
+key ui ' '
+sleep 0.7
+check "space resumes" lacks ui PAUSED
+check "... the clock moves again" between "$t2" "$(clock ui)" 0.1 100
+
+key ui 2
+check "2: the map view" wait_for ui 'view: map'
+check "... with the file list" has ui 'Files \(sorted by name' '> synthetic/file'
+key ui s
+check "s sorts by cached pages" wait_for ui 'sorted by cached'
+key ui 3
+check "3: the system view" wait_for ui 'view: system'
+check "... reclaim rates, MGLRU" has ui 'pages reclaimed' 'MGLRU on'
+key ui 4
+check "4: the events view" wait_for ui 'view: events'
+check "... a log of events in words" wait_for ui 'added to the cache|removed from the cache|after read: dropped'
+key ui Tab
+check "tab cycles back to the overview" wait_for ui 'view: overview'
+key ui +
+check "+ zooms in" wait_for ui 'zoom x2'
+key ui -
+check "- zooms out" wait_for ui 'zoom x1'
+key ui ' '
+key ui r
+check "r resets the counters" wait_for ui '^(kept|.* )add +0 '
+key ui ' '
+
+tm resize-window -t ui -x 50 -y 12
+check "resized to 50x12: says the terminal is too small" wait_for ui 'terminal too small: 50x12'
+check "... and what it needs" has ui 'needs 60x16'
+tm resize-window -t ui -x 100 -y 30
+check "resized back: the views return" wait_for ui '^Residency'
+tm resize-window -t ui -x 140 -y 40
+check "resized to 140x40: the map spans the new width" wait_for ui '^.{140}$'
+key ui q
+check "q quits with status 0" wait_for ui 'EXIT=0'
+
+start small 40 10 -- --synthetic
+check "starting in a 40x10 terminal: a message, no crash" wait_for small 'terminal too small: 40x10'
+key small q
+check "... q still quits" wait_for small 'EXIT=0'
+
+start colour 100 30 -- --synthetic -i 0.2
+wait_for colour '█'
+tm capture-pane -e -p -t colour >"$tmp/colour"
+check "colours by default" grep -q $'\e\\[3[1-6]m' "$tmp/colour"
+start nocolour 100 30 NO_COLOR=1 -- --synthetic -i 0.2
+wait_for nocolour '█'
+tm capture-pane -e -p -t nocolour >"$tmp/nocolour"
+check "NO_COLOR=1: no colour at all" eval "! grep -q $'\\e\\[3[1-7]m' '$tmp/nocolour'"
+check "... the views are there" grep -q Residency "$tmp/nocolour"
+
+start ascii 100 30 -- --synthetic --ascii -i 0.2
+check "--ascii: cells in ASCII" wait_for ascii '####'
+check "... and no block characters" lacks ascii '[█·░]'
+start clocale 100 30 LANG=C LC_ALL=C -- --synthetic -i 0.2
+check "a terminal without UTF-8: ASCII by itself" wait_for clocale '####'
+
+start term 100 30 -- --synthetic -i 0.3
+wait_for term 'Residency'
+pid=$(pgrep -n -f -- "$bin --synthetic -i 0.3")
+kill -TERM "$pid"
+check "SIGTERM ends the live view (status 143, terminal restored)" wait_for term 'EXIT=143'
+
+done_testing
