@@ -107,6 +107,7 @@ enum pcv_vm {
 extern const char *const pcv_vm_name[PCV_VM_N];
 
 struct pcv_system {
+	bool known;		/* false in a replay: a trace has no counters */
 	/* /proc/meminfo, KiB */
 	uint64_t mem_free, cached, active_file, inactive_file, dirty, writeback;
 	/* /proc/vmstat, cumulative; valid[] says which the kernel has */

@@ -36,6 +36,12 @@ static void uint_value(struct value *v, int *n, const char *name, uint64_t u)
 	add(v, n, "", name, "", V_UINT)->u = u;
 }
 
+/* a /proc/meminfo value: empty (null) when there are no counters (replay) */
+static void kib_value(struct value *v, int *n, const char *name, uint64_t u, bool known)
+{
+	add(v, n, "", name, "", known ? V_UINT : V_NONE)->u = u;
+}
+
 static void text_value(struct value *v, int *n, const char *name, const char *s)
 {
 	add(v, n, "", name, "", V_TEXT)->s = s;
@@ -62,14 +68,14 @@ static int values(const struct pcv_model *m, struct value *v)
 	uint_value(v, &n, "evicted", t.evicted);
 	uint_value(v, &n, "recently_evicted", t.recently_evicted);
 	text_value(v, &n, "residency", m->res_source);
-	uint_value(v, &n, "mem_free_kb", s->mem_free);
-	uint_value(v, &n, "cached_kb", s->cached);
-	uint_value(v, &n, "active_file_kb", s->active_file);
-	uint_value(v, &n, "inactive_file_kb", s->inactive_file);
-	uint_value(v, &n, "dirty_kb", s->dirty);
-	uint_value(v, &n, "writeback_kb", s->writeback);
+	kib_value(v, &n, "mem_free_kb", s->mem_free, s->known);
+	kib_value(v, &n, "cached_kb", s->cached, s->known);
+	kib_value(v, &n, "active_file_kb", s->active_file, s->known);
+	kib_value(v, &n, "inactive_file_kb", s->inactive_file, s->known);
+	kib_value(v, &n, "dirty_kb", s->dirty, s->known);
+	kib_value(v, &n, "writeback_kb", s->writeback, s->known);
 	for (int i = 0; i < PCV_VM_N; i++) {
-		x = add(v, &n, "", pcv_vm_name[i], "_s", s->vm_valid[i] ? V_REAL : V_NONE);
+		x = add(v, &n, "", pcv_vm_name[i], "_s", s->known && s->vm_valid[i] ? V_REAL : V_NONE);
 		x->d = s->vm_rate[i];
 	}
 	x = add(v, &n, "", "kswapd_cpu", "", s->kswapd_ticks >= 0 ? V_REAL : V_NONE);

@@ -135,6 +135,7 @@ void pcv_read_system(struct pcv_system *s, int kswapd_pid)
 	static char buf[16384];
 	char path[64];
 
+	s->known = true;
 	if (pcv_read_file("/proc/meminfo", buf, sizeof(buf)) > 0)
 		pcv_parse_meminfo(buf, s);
 	if (pcv_read_file("/proc/vmstat", buf, sizeof(buf)) > 0)

@@ -110,6 +110,7 @@ static int synth_refresh(struct pcv_source *src, struct pcv_model *m, double dt)
 	s->cached = 100000 + f->total.cached * 4;
 	s->active_file = 40000;
 	s->inactive_file = 60000 + f->total.cached * 4;
+	s->known = true;
 	s->mem_free = 150000 - f->total.cached * 4;
 	s->dirty = 0;
 	s->writeback = 0;

@@ -301,7 +301,7 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 		    "mincore, sampled: no dirty/writeback, and 0 unless you own or may write the file");
 	else
 		put(y + h - 1, x, w, A_DIM,
-		    "%s: pages %llu-%llu, %llu a cell: %s none %s%s%s%s all cached, D dirty, W writeback, reverse: changed",
+		    "%s: pages %llu-%llu, %llu/cell: %s none %s%s%s%s all cached, D dirty, W writeback, reverse: changed",
 		    m->res_source, (unsigned long long)f->first,
 		    (unsigned long long)(f->first + covered(f) - 1),
 		    (unsigned long long)f->per_cell, u->unicode ? "\u00b7" : ".",
@@ -344,6 +344,10 @@ static void draw_system(struct ui *u, int y, int x, int h, int w)
 	int row = y;
 
 	put(row++, x, w, colour(u, C_TITLE) | A_BOLD, "System");
+	if (!s->known) {
+		put(row, x, w, A_DIM, "no system counters in a replay: a trace.dat has none");
+		return;
+	}
 	put(row++, x, w, A_NORMAL, "%-13s%9s  %-9s%9s", "MemFree", kib(s->mem_free, a, sizeof(a)),
 	    "Cached", kib(s->cached, b, sizeof(b)));
 	put(row++, x, w, A_NORMAL, "%-13s%9s  %-9s%9s", "Active(file)",
@@ -375,11 +379,12 @@ static void draw_events(struct ui *u, int y, int x, int h, int w)
 {
 	const struct pcv_model *m = u->m;
 	int half = (PCV_EV_NKINDS + 1) / 2, colw = w / 2, row;
-	char count[16], rate[16];
+	char count[16], rate[16], lost[32];
 
-	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Events  %s", m->events_why);
-	put(y, x + w - 24 > x ? x + w - 24 : x, 24, m->lost ? colour(u, C_ALERT) | A_BOLD : A_BOLD,
-	    "LOST %llu", (unsigned long long)m->lost);
+	snprintf(lost, sizeof(lost), "  LOST %llu", (unsigned long long)m->lost);
+	put(y, x, w - (int)strlen(lost), colour(u, C_TITLE) | A_BOLD, "Events  %s", m->events_why);
+	put(y, x + w - (int)strlen(lost), (int)strlen(lost),
+	    m->lost ? colour(u, C_ALERT) | A_BOLD : A_BOLD, "%s", lost);
 	if (!m->events_on) {
 		put(y + 1, x, w, colour(u, C_ALERT), "no events panel: %s", m->events_why);
 		return;

@@ -326,6 +326,7 @@ static void test_output(void)
 	pcv_model_init(&M);
 	pcv_model_add_file(&M, "/x/a \"quoted\", file", 1, 2, 8192);
 	M.files[0].total.cached = 2;
+	M.sys.known = true;
 	M.sys.vm_valid[PCV_VM_PGPGIN] = true;
 	M.lost = 7;
 	M.events_on = false;
@@ -354,6 +355,14 @@ static void test_output(void)
 	       "JSON: numbers, null for what the kernel lacks");
 	tap_ok(strstr(buf, "\"path\":\"/x/a \\\"quoted\\\", file\"") != NULL,
 	       "JSON: strings escaped: %s", strstr(buf, "\"path\""));
+	free(buf);
+	M.sys.known = false;	/* a replay */
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(strstr(buf, "\"mem_free_kb\":null,") && strstr(buf, "\"pgpgin_s\":null,"),
+	       "JSON: no system counters in a replay: null, not 0");
 	free(buf);
 	pcv_model_free(&M);
 }

@@ -1,0 +1,75 @@
+#!/bin/bash
+# pcviz --replay on the host of a trace.dat recorded by trace-cmd in the
+# guest: a buffered read, drop_caches, an uncached read, a buffered read
+# again of a 4 MiB file.  The residency pcviz reconstructs from the add,
+# delete and drop-behind events must follow the workload; the live view
+# replays it through tmux.  The host kernel is not traced: the guest
+# records, the host only reads the file.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/vm.sh
+. "$(dirname "$0")/../lib/vm.sh"
+
+bin=$top/build/host/pcviz
+events="-e filemap:mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache \
+-e filemap:dropbehind_mark -e filemap:dropbehind_end -e filemap:dropbehind_call \
+-e pagemap:mm_lru_insertion -e vmscan:mm_vmscan_kswapd_wake"
+f=/mnt/ext4/replay
+vm_run pcviz-replay -- "pclab-rw -w -s 4M $f >/dev/null && sync && echo 3 >/proc/sys/vm/drop_caches &&
+	stat -c %i $f >/results/ino &&
+	trace-cmd record -q -o /results/trace.dat $events sh -c '
+		cat $f >/dev/null; sleep 0.2; echo 3 >/proc/sys/vm/drop_caches; sleep 0.2
+		pclab-rw -U $f >/dev/null; sleep 0.2; cat $f >/dev/null'"
+out=$CHECK_RESULTS/pcviz-replay
+is "$vm_status" 0 "the guest recorded the workload with trace-cmd"
+ino=$(cat "$out/ino" 2>/dev/null)
+
+"$bin" --replay "$out/trace.dat" --json -i 0.01 >"$out/replay.json" 2>"$out/replay.err"
+is "$?" 0 "pcviz --replay --json reads the guest's trace.dat"
+# the watched file's cached pages at each step, and the totals at the end
+python3 - "$out/replay.json" "$ino" >"$out/replay.txt" <<'EOF'
+import json, sys
+series, last = [], None
+for line in open(sys.argv[1]):
+    last = json.loads(line)
+    mine = [f for f in last["per_file"] if f["path"].endswith(" ino " + sys.argv[2])]
+    series.append(mine[0]["cached"] if mine else -1)
+# runs of equal values: the phases of the workload
+phases = [v for i, v in enumerate(series) if i == 0 or v != series[i - 1]]
+print("peak", max(series))
+print("end", series[-1])
+print("emptied", int(any(v == 0 for v in series[series.index(max(series)):])))
+print("marks", last["ev_db_mark"], "ends", last["ev_db_end"], "lost", last["lost"])
+print("pages", [f["pages"] for f in last["per_file"] if f["path"].endswith(" ino " + sys.argv[2])])
+print("phases", phases[:8], "...")
+EOF
+diag "$(cat "$out/replay.txt")"
+ok "grep -qx 'peak 1024' '$out/replay.txt'" "replayed: the buffered read brings all 1024 pages in"
+ok "grep -qx 'emptied 1' '$out/replay.txt'" "replayed: drop_caches empties the file again"
+ok "grep -qx 'end 1024' '$out/replay.txt'" "replayed: the last buffered read fills it again"
+ok "grep -qx 'marks 1024 ends 1024 lost 0' '$out/replay.txt'" \
+	"replayed: the uncached read's 1024 marks and drops, nothing lost"
+ok "grep -qx 'pages \\[1024\\]' '$out/replay.txt'" "replayed: the file is sized by the pages it touched"
+
+# the live view, replayed through tmux (fast)
+sock=pcviz-replay-$$
+tmux -L "$sock" new-session -d -x 100 -y 30 \
+	"env LANG=C.UTF-8 $bin --replay $out/trace.dat --speed 4 -i 0.1; echo EXIT=\$?; sleep 30"
+n=0
+while ! tmux -L "$sock" capture-pane -p | grep -q 'END OF TRACE' && [ $n -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+tmux -L "$sock" send-keys 1
+sleep 0.3
+tmux -L "$sock" capture-pane -p >"$out/screen.txt"
+ok "grep -q 'END OF TRACE' '$out/screen.txt'" "the live view replays the trace to its end"
+ok "grep -q 'Events  replay of ' '$out/screen.txt' && grep -q '^Residency  dev ' '$out/screen.txt'" \
+	"... with the residency map and the events panel"
+tmux -L "$sock" send-keys q
+sleep 0.5
+ok "tmux -L '$sock' capture-pane -p | grep -q EXIT=0" "... and q quits"
+tmux -L "$sock" kill-server 2>/dev/null
+
+done_testing
