@@ -38,8 +38,14 @@ lab_failed=0
 
 lab_vm() {
 	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, data set $LAB_DATA_MIB MiB on $LAB_FS)"
+	local v vars=""
+	# the labs' own knobs (LAB4_DIRTY_MIB, LAB5_HOT_MIB, ...) go along
+	for v in $(compgen -v | grep -E '^LAB[0-9]+_[A-Z_]+$'); do
+		case "${!v}" in '' | *[!0-9]*) echo "$LAB: $v must be a number" >&2; exit 2 ;; esac
+		vars="$vars $v=${!v}"
+	done
 	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
-		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS $1"
+		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 }
 
 jget() {

@@ -21,6 +21,7 @@ strategy() {
 	name=$1
 	echo "$2" >"$knob"
 	shift 2
+	case "$name" in write*) rm -f "$file" ;; esac	# both strategies write a new file
 	cold
 	r0=$(disk 1) s0=$(disk 3) w0=$(disk 5) t0=$(disk 7)
 	measure "$name" "$@"
