@@ -95,7 +95,8 @@ static int add_dir(struct pcv_model *m, struct live *l, const char *dir, char *e
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		if (!status)
 			status = add_file(m, l, names[i], err, len);

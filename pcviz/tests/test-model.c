@@ -263,6 +263,7 @@ static double refresh_us(const char *path, uint64_t size, struct pcv_res *total,
 	bool used;
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
+	memset(total, 0, sizeof(*total));
 	if (fd < 0 || ftruncate(fd, (off_t)size) || pwrite(fd, "x", 1, 0) != 1)
 		return -1;
 	pcv_model_init(&M);
