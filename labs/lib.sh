@@ -37,7 +37,7 @@ lab_checks=0
 lab_failed=0
 
 lab_vm() {
-	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, data set $LAB_DATA_MIB MiB on $LAB_FS)"
+	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, LAB_FS=$LAB_FS)"
 	local v vars=""
 	# the labs' own knobs (LAB4_DIRTY_MIB, LAB5_HOT_MIB, ...) go along
 	for v in $(compgen -v | grep -E '^LAB[0-9]+_[A-Z_]+$'); do
