@@ -107,6 +107,7 @@ help:
 	@echo '                   events for make trace'
 	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
 	@echo '  QUICK=1          labs with small sizes (what make check runs)'
+	@echo '  LIVE=1           labs: pcviz shows the lab'"'"'s files live while it runs'
 	@echo '  LAB_DATA_MIB, LAB_SECONDS, LAB_FS   lab data set (default 10x MEM), timed runs, ext4/xfs'
 	@echo '  V=$(V)            1 shows every command'
 

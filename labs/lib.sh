@@ -17,6 +17,7 @@
 # Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
 # them small for `make check`.  LAB_RESULTS moves the results directory.
+# LIVE=1 runs pcviz on the terminal while the lab runs (labs/live.sh).
 
 : "${LAB:?set LAB before sourcing lib.sh}"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,6 +45,17 @@ lab_vm() {
 		case "${!v}" in '' | *[!0-9]*) echo "$LAB: $v must be a number" >&2; exit 2 ;; esac
 		vars="$vars $v=${!v}"
 	done
+	if [ "${LIVE:-0}" = 1 ]; then
+		if [ ! -t 0 ] || [ ! -t 1 ]; then
+			echo "$LAB: LIVE=1 shows pcviz on this terminal: run it from one" >&2
+			exit 2
+		fi
+		echo "$LAB: LIVE=1: pcviz shows the lab's files while it runs (q closes pcviz; the lab goes on)"
+		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
+			"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars" \
+			"/usr/share/pclab/labs/live.sh $1"
+		return
+	fi
 	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 }
