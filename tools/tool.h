@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* "tool: what: why" on stderr, exit status 1 */
-static inline void die(const char *what, const char *why)
+static inline __attribute__((noreturn)) void die(const char *what, const char *why)
 {
 	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what, why);
 	exit(1);

@@ -137,6 +137,9 @@ static void *reader_thread(void *arg)
 
 	if (fd < 0 || !b) {
 		fail("reader: open: %s", strerror(errno));
+		free(b);
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	while (!atomic_load(&sh->stop)) {

@@ -48,7 +48,7 @@ struct pc_cachestat {
 	uint64_t nr_recently_evicted;
 };
 
-static inline void pc_die(const char *what)
+static inline __attribute__((noreturn)) void pc_die(const char *what)
 {
 	printf("Bail out! %s: %s\n", what, strerror(errno));
 	fflush(stdout);
