@@ -142,6 +142,14 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 	return 0;
 }
 
+static void live_drain(struct pcv_source *s, struct pcv_model *m)
+{
+	struct live *l = s->priv;
+
+	if (l->tracing)
+		pcv_trace_poll(m);
+}
+
 static void live_close(struct pcv_source *s, struct pcv_model *m)
 {
 	struct live *l = s->priv;
@@ -188,14 +196,15 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 	s->name = "live";
 	s->sample = live_refresh;
 	s->close = live_close;
+	s->drain = live_drain;
 	s->realtime = true;
 	s->priv = l;
-	if (o->no_events) {
+	if (!o->events) {
 		snprintf(m->events_why, sizeof(m->events_why), "--no-events given");
 	} else {
 		char why[sizeof(m->events_why)];
 
-		l->tracing = !pcv_trace_start(m, o->buffer_kb, why, sizeof(why));
+		l->tracing = !pcv_trace_start(m, o->events, o->buffer_kb, why, sizeof(why));
 		snprintf(m->events_why, sizeof(m->events_why), "%s", why);
 	}
 	return 0;

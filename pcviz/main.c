@@ -4,7 +4,6 @@
  * See pcviz(1) and docs/pcviz.md.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,15 +35,37 @@ static void catch_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Sleeps until start + n * interval on the monotonic clock (no drift). */
-static void sleep_until(const struct timespec *start, double interval, long n)
-{
-	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)n;
-	struct timespec ts = { .tv_sec = (time_t)at };
+/* How often events are read between refreshes: the kernel's buffer stays small. */
+#define DRAIN_S 0.1
 
-	ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
-	while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+static double seconds(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+/*
+ * Sleeps until start + n * interval on the monotonic clock (no drift),
+ * reading the source's events every DRAIN_S meanwhile.
+ */
+static void wait_interval(struct pcv_source *s, struct pcv_model *m, const struct timespec *start,
+			  double interval, long n)
+{
+	double at = seconds(start) + interval * (double)n;
+
+	while (!stop_signal) {
+		struct timespec now, ts;
+		double until;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (seconds(&now) >= at)
+			break;
+		until = seconds(&now) + DRAIN_S < at ? seconds(&now) + DRAIN_S : at;
+		ts.tv_sec = (time_t)until;
+		ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == 0 && until < at &&
+		    s->drain)
+			s->drain(s, m);
+	}
 }
 
 static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
@@ -60,7 +81,7 @@ static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv
 	s->sample(s, m, 0);
 	for (long n = 1; !last && (!o->count || n <= o->count); n++) {
 		if (s->realtime)
-			sleep_until(&start, o->interval, n);
+			wait_interval(s, m, &start, o->interval, n);
 		/* a signal ends the run with a line for the partial interval */
 		if (stop_signal == SIGPIPE)
 			break;

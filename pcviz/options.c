@@ -26,6 +26,10 @@ const char pcv_usage[] =
 	"  -r, --replay FILE    replay a trace.dat recorded with trace-cmd (host build)\n"
 	"  -s, --speed X        replay speed, 1 is real time (default 1)\n"
 	"      --synthetic      a made-up workload instead of files (demos, tests)\n"
+	"  -e, --events LIST    the events to trace: all (default), or names from\n"
+	"                       add,delete,lru_insert,lru_activate,dirty,writeback,\n"
+	"                       kswapd_wake,direct_reclaim,reclaim,db_mark,db_serve,\n"
+	"                       db_claim,db_end,db_call (commas between)\n"
 	"      --no-events      no tracing: no tracefs instance, no events panel\n"
 	"      --mincore        residency from mincore(2), sampled, instead of cachestat(2)\n"
 	"      --buffer-kb N    trace buffer per CPU in KiB (default 4096)\n"
@@ -39,6 +43,29 @@ static int bad(char *err, size_t len, const char *fmt, const char *arg)
 {
 	snprintf(err, len, fmt, arg);
 	return -1;
+}
+
+/* "all" or kind names separated by commas, into a mask; -1 for an unknown name */
+static int kinds(const char *list, unsigned *mask)
+{
+	char copy[256], *save = NULL;
+
+	if (!strcmp(list, "all")) {
+		*mask = (1u << PCV_EV_NKINDS) - 1;
+		return 0;
+	}
+	snprintf(copy, sizeof(copy), "%s", list);
+	*mask = 0;
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+
+		while (k < PCV_EV_NKINDS && strcmp(name, pcv_kind_name[k]))
+			k++;
+		if (k == PCV_EV_NKINDS)
+			return -1;
+		*mask |= 1u << k;
+	}
+	return *mask ? 0 : -1;
 }
 
 static int number(const char *arg, double min, double max, double *out)
@@ -69,6 +96,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		{ "mincore", no_argument, NULL, OPT_MINCORE },
 		{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "events", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,9 +107,10 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 	o->interval = 0.5;
 	o->speed = 1;
 	o->buffer_kb = 4096;
+	o->events = (1u << PCV_EV_NKINDS) - 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "bji:c:r:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bji:c:r:s:e:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -109,7 +138,11 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			o->synthetic = true;
 			break;
 		case OPT_NO_EVENTS:
-			o->no_events = true;
+			o->events = 0;
+			break;
+		case 'e':
+			if (kinds(optarg, &o->events))
+				return bad(err, len, "--events %s: not all or a list of event names (see --help)", optarg);
 			break;
 		case OPT_MINCORE:
 			o->mincore = true;
@@ -125,7 +158,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		case 'h':
 			return 1;
 		default:
-			if (optopt && optopt < 256 && strchr("icrs", optopt))
+			if (optopt && optopt < 256 && strchr("icrse", optopt))
 				return bad(err, len, "-%s needs a value", (char[]){ (char)optopt, 0 });
 			if (optopt)
 				return bad(err, len, "unknown option -%s", (char[]){ (char)optopt, 0 });

@@ -6,8 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model.h"
+
 struct pcv_options {
-	bool batch, json, ascii, no_events, mincore, synthetic;
+	bool batch, json, ascii, mincore, synthetic;
+	unsigned events;	/* bit (1 << enum pcv_kind) per kind traced; 0: none */
 	double interval;	/* seconds */
 	double speed;		/* replay speed */
 	long count;		/* intervals, 0: until stopped */

@@ -21,6 +21,8 @@ struct pcv_source {
 	 */
 	int (*sample)(struct pcv_source *s, struct pcv_model *m, double dt);
 	void (*close)(struct pcv_source *s, struct pcv_model *m);
+	/* Optional: reads buffered events between refreshes, so none are lost. */
+	void (*drain)(struct pcv_source *s, struct pcv_model *m);
 	bool realtime;		/* live: batch mode sleeps between refreshes */
 	void *priv;
 };

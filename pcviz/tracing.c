@@ -149,7 +149,7 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 	return -1;
 }
 
-int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
+int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len)
 {
 	const char *dir;
 	char name[32];
@@ -175,7 +175,7 @@ int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len)
 		char *filter;
 		int err = 0;
 
-		if (T.dec.ev[i].id < 0)
+		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
 			continue;
 		filter = filter_for(m, s->filter);
 		if (filter)

@@ -13,10 +13,10 @@
 
 /*
  * Removes stale pcviz-<pid> instances of dead processes, creates ours and
- * enables the events.  On failure returns -1 with the reason in why (the
+ * enables the events of kinds (a bit per enum pcv_kind).  On failure returns -1 with the reason in why (the
  * events panel says it); m->events_on tells the outcome.
  */
-int pcv_trace_start(struct pcv_model *m, long buffer_kb, char *why, size_t len);
+int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len);
 /* Feeds the model everything the kernel has buffered; adds lost events. */
 void pcv_trace_poll(struct pcv_model *m);
 /* Disables the events and removes the instance (idempotent, async-signal-tolerant at exit). */

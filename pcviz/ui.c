@@ -512,7 +512,7 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 {
 	struct ui u = { .src = s, .m = m, .o = o, .speed = o->speed };
 	const char *no_color = getenv("NO_COLOR");
-	double next;
+	double next, drained;
 
 	setlocale(LC_ALL, "");
 	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
@@ -536,6 +536,7 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 	}
 	update(&u, 0);
 	next = monotonic() + o->interval;
+	drained = monotonic();
 	while (!u.quit && !*stop && !(o->count && u.refreshes > o->count)) {
 		double now = monotonic();
 		int ch, wait;
@@ -547,11 +548,16 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 			next = now >= next ? now + o->interval : next;
 		}
 		draw(&u);
+		/* wake at least every 100 ms to read events, so none are lost */
 		wait = (int)((next - monotonic()) * 1000);
-		timeout(wait > 0 ? wait : 0);
+		timeout(wait < 0 ? 0 : wait > 100 ? 100 : wait);
 		ch = getch();
 		if (ch != ERR && ch != KEY_RESIZE)
 			handle_key(&u, ch);
+		if (s->drain && !u.paused && monotonic() - drained >= 0.1) {
+			s->drain(s, m);
+			drained = monotonic();
+		}
 	}
 	endwin();
 	return 0;

@@ -391,6 +391,8 @@ static void test_options(void)
 		{ "pcviz -c 0 f", "--count 0: not a whole number" },
 		{ "pcviz -c 1.5 f", "--count 1.5" },
 		{ "pcviz --buffer-kb 1 f", "--buffer-kb 1" },
+		{ "pcviz --events add,nosuch f", "--events add,nosuch: not all or a list" },
+		{ "pcviz -e , f", "--events ,: not all" },
 		{ "pcviz --speed -2 --replay t", "--speed -2" },
 		{ "pcviz --frobnicate f", "unknown option" },
 		{ "pcviz -x f", "unknown option -x" },
@@ -403,11 +405,15 @@ static void test_options(void)
 	char err[256];
 
 	tap_ok(parse("pcviz -j -i 0.25 -c 3 --no-events a b", &o, err) == 0 && o.json && o.batch &&
-	       o.interval == 0.25 && o.count == 3 && o.no_events && o.npaths == 2 &&
+	       o.interval == 0.25 && o.count == 3 && !o.events && o.npaths == 2 &&
 	       !strcmp(o.paths[1], "b"),
 	       "options: --json implies --batch; interval, count, files");
 	tap_ok(parse("pcviz --help", &o, err) == 1, "options: --help");
+	tap_ok(parse("pcviz -e db_mark,reclaim f", &o, err) == 0 &&
+	       o.events == (1u << PCV_EV_DB_MARK | 1u << PCV_EV_RECLAIM),
+	       "options: --events picks kinds by name");
 	tap_ok(parse("pcviz f", &o, err) == 0 && o.interval == 0.5 && o.count == 0 &&
+	       o.events == (1u << PCV_EV_NKINDS) - 1 &&
 	       o.buffer_kb == 4096 && !o.batch,
 	       "options: defaults");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
