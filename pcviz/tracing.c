@@ -196,8 +196,8 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
 	m->events_on = true;
-	snprintf(why, len, "live from tracefs instance %s%s", name,
-		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; no drop-behind tracepoints in this kernel" : "");
+	snprintf(why, len, "live from tracefs %s%s", name,
+		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "");
 	return 0;
 }
 
