@@ -108,6 +108,22 @@ fi
 is "$(col lost "$out/stream.csv")" 0 "uncached stream: no events lost at the default buffer size"
 rm -f "$g"
 
+# --events: only the kinds asked for are traced
+cold
+pcviz --batch -e db_call,reclaim -i 0.25 "$f" >"$out/light.csv" 2>/dev/null &
+pid=$!
+ready "$out/light.csv"
+pclab-rw -U "$f" >/dev/null
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+if [ -d "$T/events/filemap/dropbehind_call" ]; then
+	ok "[ '$(col ev_db_call "$out/light.csv")' -ge 32 ] && [ '$(col ev_db_mark "$out/light.csv")' = 0 ] && [ '$(col ev_add "$out/light.csv")' = 0 ]" \
+		"-e db_call,reclaim: the calls are counted ($(col ev_db_call "$out/light.csv")), no per-page events"
+else
+	skip "-e db_call,reclaim traces only those" "no drop-behind tracepoints in this kernel"
+fi
+
 # Hygiene: every way out removes the instance and leaves no event enabled
 for sig in TERM INT HUP; do
 	pcviz --batch -i 0.2 "$f" >/dev/null 2>&1 &
