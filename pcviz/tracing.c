@@ -87,7 +87,8 @@ int pcv_trace_stale_removed(void)
 /* The in-kernel filter for one kind of event, NULL for none. */
 static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 {
-	size_t len = 64 + (size_t)m->nfiles * 64;
+	/* a term is at most 60 characters: no truncation, p stays in s */
+	size_t len = 64 + (size_t)m->nfiles * 80;
 	char *s = malloc(len), *p = s;
 
 	if (!s)
@@ -96,16 +97,17 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	switch (kind) {
 	case PCV_FILTER_DEV_INO:
 		for (int i = 0; i < m->nfiles; i++)
-			p += sprintf(p, "%s(s_dev == %u && i_ino == %llu)", i ? " || " : "",
-				     m->files[i].dev, (unsigned long long)m->files[i].ino);
+			p += snprintf(p, len - (size_t)(p - s), "%s(s_dev == %u && i_ino == %llu)",
+				      i ? " || " : "", m->files[i].dev,
+				      (unsigned long long)m->files[i].ino);
 		break;
 	case PCV_FILTER_INO:
 		for (int i = 0; i < m->nfiles; i++)
-			p += sprintf(p, "%sino == %llu", i ? " || " : "",
-				     (unsigned long long)m->files[i].ino);
+			p += snprintf(p, len - (size_t)(p - s), "%sino == %llu", i ? " || " : "",
+				      (unsigned long long)m->files[i].ino);
 		break;
 	case PCV_FILTER_FILE_LRU:
-		strcpy(s, "lru == 2 || lru == 3");	/* LRU_INACTIVE_FILE, LRU_ACTIVE_FILE */
+		snprintf(s, len, "lru == 2 || lru == 3");	/* LRU_INACTIVE_FILE, LRU_ACTIVE_FILE */
 		break;
 	case PCV_FILTER_NONE:
 		free(s);
