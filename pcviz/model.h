@@ -77,7 +77,9 @@ struct pcv_cell {
 	bool changed;		/* cached/dirty/writeback differ from the last frame */
 };
 
-enum pcv_file_state { PCV_FILE_OK, PCV_FILE_DELETED, PCV_FILE_TRUNCATED, PCV_FILE_GREW, PCV_FILE_ERROR };
+enum pcv_file_state {
+	PCV_FILE_OK, PCV_FILE_DELETED, PCV_FILE_TRUNCATED, PCV_FILE_GREW, PCV_FILE_ERROR
+};
 
 struct pcv_file {
 	char *path;
@@ -144,7 +146,6 @@ struct pcv_model {
 	double ev_rate[PCV_EV_NKINDS];
 	uint64_t unattributed;	/* LRU events for pages of no watched file */
 	uint64_t lost;
-	uint64_t resyncs;
 	struct pcv_event ring[PCV_RING];
 	unsigned ring_head, ring_len;
 	bool reconstruct;	/* residency comes from add/delete/drop events */

@@ -77,7 +77,10 @@ long long pcv_parse_stat_ticks(const char *text)
 	const char *p = strrchr(text, ')');
 	unsigned long long utime, stime;
 
-	/* after "(comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
+	/*
+	 * after "(comm)": state ppid pgrp session tty tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime
+	 */
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
 			 &stime) != 2)
 		return -1;

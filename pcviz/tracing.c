@@ -79,11 +79,6 @@ static void remove_stale(void)
 	}
 }
 
-int pcv_trace_stale_removed(void)
-{
-	return T.stale;
-}
-
 /* The in-kernel filter for one kind of event, NULL for none. */
 static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 {
@@ -198,7 +193,8 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
 	m->events_on = true;
-	snprintf(why, len, "live from tracefs %s%s", name,
+	snprintf(why, len, "live from tracefs %s%s%s", name,
+		 T.stale ? " (stale instances removed)" : "",
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "");
 	return 0;
 }

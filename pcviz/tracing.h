@@ -13,15 +13,14 @@
 
 /*
  * Removes stale pcviz-<pid> instances of dead processes, creates ours and
- * enables the events of kinds (a bit per enum pcv_kind).  On failure returns -1 with the reason in why (the
- * events panel says it); m->events_on tells the outcome.
+ * enables the events of kinds (a bit per enum pcv_kind).  On failure
+ * returns -1 with the reason in why (the events panel says it);
+ * m->events_on tells the outcome.
  */
 int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len);
 /* Feeds the model everything the kernel has buffered; adds lost events. */
 void pcv_trace_poll(struct pcv_model *m);
-/* Disables the events and removes the instance (idempotent, async-signal-tolerant at exit). */
+/* Disables the events and removes the instance; a second call does nothing. */
 void pcv_trace_stop(void);
-/* Number of stale instances removed at start. */
-int pcv_trace_stale_removed(void);
 
 #endif

@@ -112,7 +112,7 @@ static void key_reset(struct ui *u) { pcv_model_reset_counts(u->m); }
 static void key_sort(struct ui *u) { u->sort = (u->sort + 1) % NSORTS; }
 static void key_step(struct ui *u) { u->paused = true; u->steps++; }
 static void key_faster(struct ui *u) { u->speed = u->speed * 2 > 1024 ? 1024 : u->speed * 2; }
-static void key_slower(struct ui *u) { u->speed = u->speed / 2 < 1.0 / 64 ? 1.0 / 64 : u->speed / 2; }
+static void key_slower(struct ui *u) { u->speed = u->speed < 1.0 / 32 ? 1.0 / 64 : u->speed / 2; }
 
 static void key_zoom_in(struct ui *u)
 {
@@ -277,7 +277,8 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Residency  %s  (file %d/%d, %s)  zoom x%llu", f->path,
 	    u->sel + 1, m->nfiles, kib(f->size / 1024, sz, sizeof(sz)), 1ull << u->zoom);
 	put(y + 1, x, w, A_NORMAL,
-	    "cached %llu/%llu pages (%.1f%%)  dirty %llu  writeback %llu  evicted %llu  recently evicted %llu",
+	    "cached %llu/%llu pages (%.1f%%)  dirty %llu  writeback %llu  evicted %llu  "
+	    "recently evicted %llu",
 	    (unsigned long long)t->cached, (unsigned long long)f->pages, pct(t->cached, f->pages),
 	    (unsigned long long)t->dirty, (unsigned long long)t->writeback,
 	    (unsigned long long)t->evicted, (unsigned long long)t->recently_evicted);
@@ -301,7 +302,8 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 		    "mincore, sampled: no dirty/writeback, and 0 unless you own or may write the file");
 	else
 		put(y + h - 1, x, w, A_DIM,
-		    "%s: pages %llu-%llu, %llu/cell: %s none %s%s%s%s all cached, D dirty, W writeback, reverse: changed",
+		    "%s: pages %llu-%llu, %llu/cell: %s none %s%s%s%s all cached, D dirty, "
+		    "W writeback, reverse: changed",
 		    m->res_source, (unsigned long long)f->first,
 		    (unsigned long long)(f->first + covered(f) - 1),
 		    (unsigned long long)f->per_cell, u->unicode ? "\u00b7" : ".",
@@ -319,8 +321,11 @@ static void draw_files(struct ui *u, int y, int x, int h, int w)
 		const struct pcv_file *f = &u->m->files[order[i]];
 
 		put(y + 1 + i, x, w, order[i] == u->sel ? A_REVERSE : A_NORMAL,
-		    "%c %-40s %10llu pages %6.1f%% cached %s", order[i] == u->sel ? '>' : ' ', f->path,
-		    (unsigned long long)f->pages, pct(f->total.cached, f->pages), f->note);
+		    "%c %-40s %10llu pages %6.1f%% cached, events: %llu add %llu delete %llu mark %s",
+		    order[i] == u->sel ? '>' : ' ', f->path, (unsigned long long)f->pages,
+		    pct(f->total.cached, f->pages), (unsigned long long)f->events[PCV_EV_ADD],
+		    (unsigned long long)f->events[PCV_EV_DELETE],
+		    (unsigned long long)f->events[PCV_EV_DB_MARK], f->note);
 	}
 }
 
@@ -379,7 +384,7 @@ static void draw_events(struct ui *u, int y, int x, int h, int w)
 {
 	const struct pcv_model *m = u->m;
 	int half = (PCV_EV_NKINDS + 1) / 2, colw = w / 2, row;
-	char count[16], rate[16], lost[32];
+	char count[16], rate[16], pages[16], lost[32];
 
 	snprintf(lost, sizeof(lost), "  LOST %llu", (unsigned long long)m->lost);
 	put(y, x, w - (int)strlen(lost), colour(u, C_TITLE) | A_BOLD, "Events  %s", m->events_why);
@@ -395,7 +400,11 @@ static void draw_events(struct ui *u, int y, int x, int h, int w)
 		if (1 + r >= h)
 			continue;
 		human((double)m->ev_count[k], count, sizeof(count));
-		if (colw >= 28)
+		if (colw >= 40)
+			put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-14s%s %s/s %s pages",
+			    pcv_kind_name[k], count, human(m->ev_rate[k], rate, sizeof(rate)),
+			    human((double)m->ev_pages[k], pages, sizeof(pages)));
+		else if (colw >= 28)
 			put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-14s%s %s/s", pcv_kind_name[k],
 			    count, human(m->ev_rate[k], rate, sizeof(rate)));
 		else

@@ -144,7 +144,8 @@ static void test_cells(void)
 	pcv_model_free(&M);
 }
 
-static struct pcv_event ev(enum pcv_kind kind, uint64_t ino, uint64_t index, uint64_t nr, uint64_t pfn)
+static struct pcv_event ev(enum pcv_kind kind, uint64_t ino, uint64_t index, uint64_t nr,
+			   uint64_t pfn)
 {
 	struct pcv_event e = { .kind = kind, .dev = 7 << 20 | 1, .ino = ino, .index = index,
 			       .nr_pages = nr, .pfn = pfn };
