@@ -53,15 +53,50 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 		if (!e)
 			continue;
 		d->ev[i].id = e->id;
+		d->type = tep_find_common_field(e, "common_type");
 		d->found++;
 	}
-	return d->found;
+	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	return d->type ? d->found : 0;
 }
 
-bool pcv_decode(const struct pcv_decoder *d, struct tep_handle *tep, struct tep_record *rec,
-		struct pcv_event *ev)
+/*
+ * A field's value.  Decoding is most of pcviz's work beside a fast stream,
+ * so fields in our byte order are read directly, not through
+ * tep_read_number_field().
+ */
+static uint64_t value(const struct pcv_decoder *d, struct tep_format_field *f, const void *data)
 {
-	int id = tep_data_type(tep, rec);
+	const unsigned char *p = (const unsigned char *)data + f->offset;
+	unsigned long long v = 0;
+	uint32_t v32;
+	uint16_t v16;
+	uint64_t v64;
+
+	if (!d->native) {
+		tep_read_number_field(f, data, &v);
+		return v;
+	}
+	switch (f->size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return v64;
+	default:
+		return 0;
+	}
+}
+
+bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struct pcv_event *ev)
+{
+	int id = (int)value(d, d->type, rec->data);
 	uint64_t v[10] = { 0 };
 	int i;
 
@@ -69,13 +104,9 @@ bool pcv_decode(const struct pcv_decoder *d, struct tep_handle *tep, struct tep_
 		;
 	if (i == PCV_NSPECS)
 		return false;
-	for (int f = 0; f < 10; f++) {
-		unsigned long long val = 0;
-
+	for (int f = 0; f < 10; f++)
 		if (d->ev[i].field[f])
-			tep_read_number_field(d->ev[i].field[f], rec->data, &val);
-		v[f] = val;
-	}
+			v[f] = value(d, d->ev[i].field[f], rec->data);
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = (double)rec->ts / 1e9;
 	ev->kind = pcv_specs[i].kind;

@@ -25,6 +25,8 @@ struct pcv_evspec {
 extern const struct pcv_evspec pcv_specs[PCV_NSPECS];
 
 struct pcv_decoder {
+	struct tep_format_field *type;	/* common_type: which event a record is */
+	bool native;			/* the trace's byte order is ours: read fields directly */
 	struct {
 		int id;		/* -1: not in this kernel or trace */
 		struct tep_format_field *field[10];
@@ -35,7 +37,6 @@ struct pcv_decoder {
 /* Looks the events up in tep; returns how many exist. */
 int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep);
 /* Decodes a record of one of the events; false for any other record. */
-bool pcv_decode(const struct pcv_decoder *d, struct tep_handle *tep, struct tep_record *rec,
-		struct pcv_event *ev);
+bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struct pcv_event *ev);
 
 #endif

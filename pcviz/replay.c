@@ -32,10 +32,11 @@ static int collect(struct tracecmd_input *h, struct tep_record *rec, int cpu, vo
 	struct replay *r = ctx;
 	struct pcv_event ev;
 
+	(void)h;
 	(void)cpu;
 	if (rec->missed_events)
 		r->lost += rec->missed_events > 0 ? (uint64_t)rec->missed_events : 1;
-	if (!pcv_decode(&r->dec, tracecmd_get_tep(h), rec, &ev))
+	if (!pcv_decode(&r->dec, rec, &ev))
 		return 0;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 4096;

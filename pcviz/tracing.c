@@ -241,7 +241,7 @@ void pcv_trace_poll(struct pcv_model *m)
 				struct pcv_event ev;
 
 				rec.size = kbuffer_event_size(T.kbuf);
-				if (pcv_decode(&T.dec, T.tep, &rec, &ev))
+				if (pcv_decode(&T.dec, &rec, &ev))
 					pcv_model_event(m, &ev);
 			}
 		}
