@@ -26,7 +26,6 @@ PCVIZ_GUEST_LIBS = -static $(shell pkg-config --static --libs $(PCVIZ_PKGS)) -lm
 
 GUEST_TOOLS += $(B)/guest/bin/pcviz
 
-.PHONY: pcviz
 pcviz: $(B)/host/pcviz $(B)/guest/bin/pcviz $(PCVIZ_TESTS)
 
 $(B)/host/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
