@@ -1,0 +1,27 @@
+#!/bin/bash
+# Every C file of the project is clean under clang-tidy's default checks
+# (less the Annex K one, see .clang-tidy), with the flags it is built with.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+
+if [ ! -d build/headers/include ]; then
+	skip "clang-tidy" "build/headers not installed (make headers)"
+	done_testing
+fi
+common=(-std=gnu11 -Wall -Wextra -isystem build/headers/include)
+read -ra pcviz_flags <<<"$(pkg-config --cflags libtracefs libtraceevent libtracecmd ncursesw)"
+while read -r f; do
+	case "$f" in
+	pcviz/*) flags=("${common[@]}" -DPCVIZ_REPLAY -Ipcviz -Itests/lib "${pcviz_flags[@]}") ;;
+	*) flags=("${common[@]}" -Itests/lib) ;;
+	esac
+	if out=$(clang-tidy -quiet "$f" -- "${flags[@]}" 2>&1) && ! grep -qE 'warning:|error:' <<<"$out"; then
+		pass "clang-tidy: $f"
+	else
+		fail "clang-tidy: $f" "$(grep -E -A2 'warning:|error:' <<<"$out" | head -n 12)"
+	fi
+done < <(git ls-files '*.c')
+done_testing
