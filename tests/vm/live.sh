@@ -23,7 +23,7 @@ tmux kill-session -t "$session" 2>/dev/null
 ok "grep -q 'LIVE-STATUS-0' '$screen'" "make lab1 LIVE=1 completes with status 0"
 ok "grep -q 'Residency' '$screen' && grep -q 'lab1.dat' '$screen'" \
 	"pcviz showed the lab's file live on the terminal"
-ok "grep -q 'score: 4/4 self-checks passed' '$screen'" "the lab's output and self-checks follow pcviz"
+ok "grep -qE 'score: ([0-9]+)/\1 self-checks passed' '$screen'" "the lab's output and self-checks follow pcviz"
 vm_check_console live/lab1
 status=0
 LIVE=1 "$top/labs/lab1/run" </dev/null >"$CHECK_RESULTS/live-notty.out" 2>&1 || status=$?
