@@ -165,6 +165,13 @@ $(GEN_INIT_CPIO): $(TREE_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
 
+# The host's TSC rate, for TCG guests (see initramfs/tsc-khz.c)
+TSC_KHZ := $(B)/host/tsc-khz
+$(TSC_KHZ): initramfs/tsc-khz.c
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(HOST_CFLAGS) -o $@ $<
+
 kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 headers: $(HEADERS_STAMP)
@@ -219,7 +226,7 @@ guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
 		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TOOLS) $(GUEST_TEST_SCRIPTS) $(LAB_FILES) \
-		| $(DEPS_STAMP)
+		| $(DEPS_STAMP) $(TSC_KHZ)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
 	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/test-tree/

@@ -70,4 +70,9 @@ ok "perf record -q -o /tmp/perf.data -e filemap:mm_filemap_add_to_page_cache cat
 	"perf records and scripts a tracepoint"
 rm -f /mnt/ext4/traced /tmp/perf.data
 
+# labs and benchmarks time microseconds: a jiffies clock would round them
+# to 4 ms (run-vm passes tsc_early_khz= under TCG)
+is "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" tsc \
+	"the guest keeps time with the TSC, not jiffies"
+
 done_testing
