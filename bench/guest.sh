@@ -2,16 +2,16 @@
 # make bench, guest side: the benchmark matrix.  Every mode of a scenario
 # runs once per round, rounds repeat BENCH_REPEATS times, so slow drift of
 # the machine hits all modes alike.  Results: /results/FS/SCENARIO-MODE.rROUND.json
-# (and .csv per second).  BENCH_KERNEL=baseline runs only what a kernel
-# without the series can do (buffered and O_DIRECT).
+# (and .csv per second).  BENCH_SET=plain runs only what a kernel without
+# the series can do too (buffered and O_DIRECT), for the no-regression boots.
 set -eu
 LAB=bench
 # shellcheck source=../labs/guest-lib.sh
 . /usr/share/pclab/labs/guest-lib.sh
 repeats=${BENCH_REPEATS:-3}
-kernel=${BENCH_KERNEL:-patched}
+set=${BENCH_SET:-full}
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019
-uname -r >"$out/$kernel.uname"
+uname -r >"$out/kernel.uname"
 
 # run FS SCENARIO MODE ROUND IOLAB-ARGS...
 run() {
@@ -26,7 +26,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 	mkdir -p "$out/$fs"
 	big=$dir/bench.dat
 	data_file "$big" "$data_mib"
-	if [ "$kernel" = baseline ]; then
+	if [ "$set" = plain ]; then
 		read_modes="buffered direct"
 		write_modes="buffered direct"
 	else
@@ -40,7 +40,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			run "$fs" seqread "$m" "$round" -m "$m" -b 1M "$big"
 		done
 		for m in buffered direct uncached; do
-			[ "$kernel" = patched ] || [ "$m" != uncached ] || continue
+			[ "$set" = full ] || [ "$m" != uncached ] || continue
 			run "$fs" randread "$m" "$round" -m "$m" -r -b 4K -t "$secs" "$big"
 		done
 		for m in $write_modes; do
@@ -55,7 +55,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			fi
 			rm -f "$w"
 		done
-		if [ "$kernel" = patched ]; then
+		if [ "$set" = full ]; then
 			# tracepoints off and on, beside an uncached stream
 			run "$fs" tracing off "$round" -m uncached -b 1M "$big"
 			trace-cmd start -q -e 'filemap:dropbehind_*' >/dev/null 2>&1
@@ -71,7 +71,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		fi
 		round=$((round + 1))
 	done
-	if [ "$kernel" = patched ]; then
+	if [ "$set" = full ]; then
 		hot=$dir/bench-hot.dat
 		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 		for m in buffered uncached; do
