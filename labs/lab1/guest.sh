@@ -4,7 +4,7 @@
 # Writes /results/lab1.csv: step,cached_kib,pgpgin_kib,seconds
 set -eu
 size_mib=${LAB1_SIZE_MIB:-64}
-file=/mnt/ext4/lab1.dat
+file=/mnt/${LAB_FS:-ext4}/lab1.dat
 
 cached() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
 pgpgin() { awk '$1 == "pgpgin" { print $2 }' /proc/vmstat; }
