@@ -8,7 +8,7 @@ set -eu
 LAB=bench
 # shellcheck source=../labs/guest-lib.sh
 . /usr/share/pclab/labs/guest-lib.sh
-repeats=${BENCH_REPEATS:-3}
+repeats=${BENCH_REPEATS:-2}
 set=${BENCH_SET:-full}
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019
 uname -r >"$out/kernel.uname"
