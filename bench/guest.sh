@@ -67,6 +67,14 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 				run "$fs" pcviz on "$round" -m uncached -b 1M "$big"
 				kill "$viz"
 				wait "$viz" || true
+				# only the per-call and reclaim events: what docs/pcviz.md
+				# recommends beside a benchmark
+				pcviz --batch --interval 0.25 -e db_call,reclaim,kswapd_wake,direct_reclaim \
+					"$big" >"$out/$fs/pcviz-light-$round.csv" 2>&1 &
+				viz=$!
+				run "$fs" pcviz light "$round" -m uncached -b 1M "$big"
+				kill "$viz"
+				wait "$viz" || true
 			fi
 		fi
 		round=$((round + 1))
