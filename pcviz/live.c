@@ -23,14 +23,6 @@ struct live {
 	bool tracing;
 };
 
-static double monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int add_file(struct pcv_model *m, struct live *l, const char *path, char *err, size_t len)
 {
 	struct stat st;
@@ -113,7 +105,7 @@ static int add_dir(struct pcv_model *m, struct live *l, const char *dir, char *e
 static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 {
 	struct live *l = s->priv;
-	double t0 = monotonic();
+	double t0 = pcv_monotonic();
 	bool used_mincore = false;
 
 	(void)dt;
@@ -137,8 +129,8 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 	pcv_read_system(&m->sys, l->kswapd);
 	if (l->tracing)
 		pcv_trace_poll(m);
-	m->refresh_us = (monotonic() - t0) * 1e6;
-	pcv_model_tick(m, monotonic());
+	m->refresh_us = (pcv_monotonic() - t0) * 1e6;
+	pcv_model_tick(m, pcv_monotonic());
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/sysmacros.h>
 
 #include "model.h"
@@ -340,6 +341,14 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 static double rate(uint64_t now, uint64_t before, double dt)
 {
 	return now >= before ? (double)(now - before) / dt : 0;
+}
+
+double pcv_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void pcv_model_tick(struct pcv_model *m, double now)

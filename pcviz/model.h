@@ -184,6 +184,8 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 /* Ends an interval at time now: rates of events and counters. */
 void pcv_model_tick(struct pcv_model *m, double now);
+/* Seconds on the monotonic clock: the time base of pcv_model_tick() */
+double pcv_monotonic(void);
 /* Zeroes counts (key r), keeps residency. */
 void pcv_model_reset_counts(struct pcv_model *m);
 /* Sum of the watched files' residency. */

@@ -38,14 +38,6 @@ struct ui {
 	long refreshes;
 };
 
-static double monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Prints at (y, x), cut to w columns, with attributes a. */
 static void put(int y, int x, int w, attr_t a, const char *fmt, ...)
 {
@@ -544,10 +536,10 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		init_pair(C_ALERT, COLOR_RED, -1);
 	}
 	update(&u, 0);
-	next = monotonic() + o->interval;
-	drained = monotonic();
+	next = pcv_monotonic() + o->interval;
+	drained = pcv_monotonic();
 	while (!u.quit && !*stop && !(o->count && u.refreshes > o->count)) {
-		double now = monotonic();
+		double now = pcv_monotonic();
 		int ch, wait;
 
 		if (now >= next || u.steps) {
@@ -558,14 +550,14 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		}
 		draw(&u);
 		/* wake at least every 100 ms to read events, so none are lost */
-		wait = (int)((next - monotonic()) * 1000);
+		wait = (int)((next - pcv_monotonic()) * 1000);
 		timeout(wait < 0 ? 0 : wait > 100 ? 100 : wait);
 		ch = getch();
 		if (ch != ERR && ch != KEY_RESIZE)
 			handle_key(&u, ch);
-		if (s->drain && !u.paused && monotonic() - drained >= 0.1) {
+		if (s->drain && !u.paused && pcv_monotonic() - drained >= 0.1) {
 			s->drain(s, m);
-			drained = monotonic();
+			drained = pcv_monotonic();
 		}
 	}
 	endwin();
