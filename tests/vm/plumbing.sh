@@ -36,6 +36,8 @@ diag "boot to command: $(cat "$top/build/vm/plumbing-extra/boot-ms" 2>/dev/null)
 
 vm_run plumbing-exit -- 'exit 3'
 is "$vm_status" 3 "run-vm exits with the guest command's status"
+left=$(find "$top/build/vm/plumbing-exit" -name '*.img' | wc -l)
+is "$left" 0 "no disk image is left behind after the run"
 
 status=0
 RESULTS=$CHECK_RESULTS make -s -C "$top" run KERNEL=debug NAME=plumbing-make CMD='exit 3' \
