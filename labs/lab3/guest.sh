@@ -50,7 +50,7 @@ trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
 # pages (not folios: xfs caches large ones) per event, and calls
 pages() { # event [text the line must contain]
-	awk -v e="dropbehind_$1:" -v r="${2:-}" 'index($0, e) && index($0, r) {
+	awk -v e="dropbehind_$1:" -v r="${2:-}" 'index($0, e) && (r == "" || index($0, r)) {
 		for (i = 1; i < NF; i++) if ($i == "pages") n += $(i + 1)
 	} END { print n + 0 }' "$out/uncached-read.txt"
 }
