@@ -62,42 +62,77 @@ static long long meminfo(const char *key)
 	return proc_value("/proc/meminfo", key);
 }
 
-/* CPU ticks used so far by all kswapd threads */
-static long long kswapd_ticks(void)
+/*
+ * The kswapd threads' /proc/PID/stat files, found once: the threads live
+ * as long as the kernel, and scanning /proc every second would be work
+ * done beside the measured I/O.  One per memory node.
+ */
+#define MAX_KSWAPD 64
+static char kswapd_stat[MAX_KSWAPD][32];
+static int nr_kswapd;
+
+static void find_kswapd(void)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	long long total = 0;
 
-	while (d && (e = readdir(d))) {
-		char path[300], comm[64], buf[1024];
-		unsigned long long ut, st;
+	while (d && (e = readdir(d)) && nr_kswapd < MAX_KSWAPD) {
+		char path[300], comm[64];
 		FILE *f;
 
 		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (!fgets(comm, sizeof(comm), f) || strncmp(comm, "kswapd", 6)) {
-			fclose(f);
-			continue;
-		}
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kswapd", 6))
+			snprintf(kswapd_stat[nr_kswapd++], sizeof(kswapd_stat[0]), "/proc/%.20s/stat",
+				 e->d_name);
 		fclose(f);
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (f && fgets(buf, sizeof(buf), f)) {
-			char *p = strrchr(buf, ')');
-
-			if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-					&ut, &st) == 2)
-				total += ut + st;
-		}
-		if (f)
-			fclose(f);
 	}
 	if (d)
 		closedir(d);
+}
+
+/* CPU ticks used so far by all kswapd threads */
+static long long kswapd_ticks(void)
+{
+	long long total = 0;
+
+	for (int i = 0; i < nr_kswapd; i++) {
+		unsigned long long ut, st;
+		char buf[1024], *p;
+		FILE *f = fopen(kswapd_stat[i], "r");
+
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				&ut, &st) == 2)
+			total += ut + st;
+		fclose(f);
+	}
 	return total;
+}
+
+/* Page cache, dirty and writeback in KiB, from one read of /proc/meminfo */
+struct memstate {
+	long long cached, dirty, writeback;
+};
+
+static struct memstate memstate(void)
+{
+	struct memstate m = { -1, -1, -1 };
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return m;
+	m.cached = proc_lookup(f, "Cached");
+	rewind(f);
+	m.dirty = proc_lookup(f, "Dirty");
+	rewind(f);
+	m.writeback = proc_lookup(f, "Writeback");
+	fclose(f);
+	return m;
 }
 
 /* Pages of this file in the page cache (cachestat(2)), or -1 */
@@ -164,28 +199,27 @@ static void account(double t0, long long n)
 static void tick(bool final)
 {
 	double t = now(), dt = t - r.last;
-	long long cached, dirty, writeback, kswapd;
+	struct memstate mem;
+	long long kswapd;
 
 	if (dt < (final ? 0.01 : 1.0))
 		return;
-	cached = meminfo("Cached");
-	dirty = meminfo("Dirty");
-	writeback = meminfo("Writeback");
+	mem = memstate();
 	kswapd = kswapd_ticks();
-	if (cached > r.cached_peak)
-		r.cached_peak = cached;
-	if (dirty > r.dirty_peak)
-		r.dirty_peak = dirty;
-	if (writeback > r.writeback_peak)
-		r.writeback_peak = writeback;
+	if (mem.cached > r.cached_peak)
+		r.cached_peak = mem.cached;
+	if (mem.dirty > r.dirty_peak)
+		r.dirty_peak = mem.dirty;
+	if (mem.writeback > r.writeback_peak)
+		r.writeback_peak = mem.writeback;
 	if (!o.json && !final)
 		printf("%6.1fs %9.1f MB/s  cache %7.1f MiB\n", t - r.start,
-		       (r.bytes - r.last_bytes) / 1e6 / dt, cached / 1024.0);
+		       (r.bytes - r.last_bytes) / 1e6 / dt, mem.cached / 1024.0);
 	fflush(stdout);
 	if (r.log)
 		fprintf(r.log, "%.2f,%.2f,%.0f,%lld,%lld,%lld,%.1f,%.2f\n", t - r.start,
-			(r.bytes - r.last_bytes) / 1e6 / dt, (r.ops - r.last_ops) / dt, cached,
-			dirty, writeback,
+			(r.bytes - r.last_bytes) / 1e6 / dt, (r.ops - r.last_ops) / dt, mem.cached,
+			mem.dirty, mem.writeback,
 			(kswapd - r.last_kswapd) * 100.0 / sysconf(_SC_CLK_TCK) / dt,
 			!o.hits ? -1.0 : r.ops > r.last_ops ?
 			(r.hits - r.last_hits) * 100.0 / (r.ops - r.last_ops) : 100.0);
@@ -387,6 +421,7 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 int main(int argc, char **argv)
 {
 	struct baseline before;
+	struct memstate mem;
 	unsigned char *buf, *map = NULL;
 	char err[256];
 	double elapsed;
@@ -426,8 +461,9 @@ int main(int argc, char **argv)
 		fprintf(r.log, "seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,"
 			"hit_pct\n");
 		/* where the plots start */
-		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d\n", meminfo("Cached"), meminfo("Dirty"),
-			meminfo("Writeback"), o.hits ? 100 : -1);
+		mem = memstate();
+		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d\n", mem.cached, mem.dirty, mem.writeback,
+			o.hits ? 100 : -1);
 	}
 	if (posix_memalign((void **)&buf, 4096, o.bs * o.qd))
 		die("memory", strerror(errno));
@@ -439,6 +475,7 @@ int main(int argc, char **argv)
 	}
 
 	srandom(1);
+	find_kswapd();
 	before = take_baseline();
 	r.last_kswapd = before.kswapd_ticks;
 	r.cached_peak = before.cached_kib;
