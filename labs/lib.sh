@@ -5,6 +5,10 @@
 #   lab_vm COMMAND          boot the kernel (MEM, CPUS from the environment)
 #                           and run COMMAND; results land in $out
 #   jget STEP KEY           a number from the guest's STEP.json
+#   json_num FILE KEY       a number from any iolab JSON file
+#   growth STEP             the page cache's peak growth in STEP, MiB
+#   percent_kept A B        B as a percentage of A (0 when A is 0)
+#   ratio A B               A / B to two places ("-" if either is missing)
 #   lab_table STEP...       the results table of iolab steps
 #   lab_plot PNG TITLE YLABEL COLUMN STEP...
 #                           one line per step: COLUMN of STEP.csv over time
@@ -60,8 +64,24 @@ lab_vm() {
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 }
 
+json_num() {
+	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$1"
+}
+
 jget() {
-	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$out/$1.json"
+	json_num "$out/$1.json" "$2"
+}
+
+growth() {
+	echo $((($(jget "$1" peak) - $(jget "$1" start)) / 1024))
+}
+
+percent_kept() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a ? 100 * b / a : 0 }'
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }'
 }
 
 lab_table() {
@@ -71,7 +91,7 @@ lab_table() {
 	for s in "$@"; do
 		printf '  %-18s %9s %8s %10s %8s %11d %13d\n' "$s" "$(jget "$s" mb_s)" \
 			"$(jget "$s" iops)" "$(jget "$s" p99)" "$(jget "$s" kswapd_cpu_pct)" \
-			$((($(jget "$s" peak) - $(jget "$s" start)) / 1024)) \
+			"$(growth "$s")" \
 			$(($(jget "$s" pages_reclaimed) / 256))
 	done
 }
