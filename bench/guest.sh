@@ -21,6 +21,18 @@ run() {
 	measure "$name" "$@"
 }
 
+# beside_pcviz MODE ROUND [PCVIZ-OPTIONS...]: the uncached stream of $big
+# with pcviz sampling it in batch mode four times a second
+beside_pcviz() {
+	mode=$1 r=$2
+	shift 2
+	pcviz --batch --interval 0.25 "$@" "$big" >"$out/$fs/pcviz-$mode-$r.csv" 2>&1 &
+	viz=$!
+	run "$fs" pcviz "$mode" "$r" -m uncached -b 1M "$big"
+	kill "$viz"
+	wait "$viz" || true
+}
+
 for fs in ${BENCH_FS:-ext4 xfs}; do
 	dir=/mnt/$fs
 	mkdir -p "$out/$fs"
@@ -62,19 +74,10 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			run "$fs" tracing on "$round" -m uncached -b 1M "$big"
 			trace-cmd reset >/dev/null 2>&1
 			if command -v pcviz >/dev/null; then
-				pcviz --batch --interval 0.25 "$big" >"$out/$fs/pcviz-$round.csv" 2>&1 &
-				viz=$!
-				run "$fs" pcviz on "$round" -m uncached -b 1M "$big"
-				kill "$viz"
-				wait "$viz" || true
+				beside_pcviz on "$round"
 				# only the per-call and reclaim events: what docs/pcviz.md
 				# recommends beside a benchmark
-				pcviz --batch --interval 0.25 -e db_call,reclaim,kswapd_wake,direct_reclaim \
-					"$big" >"$out/$fs/pcviz-light-$round.csv" 2>&1 &
-				viz=$!
-				run "$fs" pcviz light "$round" -m uncached -b 1M "$big"
-				kill "$viz"
-				wait "$viz" || true
+				beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
 			fi
 		fi
 		round=$((round + 1))

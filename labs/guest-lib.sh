@@ -11,6 +11,9 @@
 #   measure NAME IOLAB-ARGS...  run iolab: NAME.json (summary), NAME.csv
 #                               (per-second log), one line of progress
 #   json NAME KEY               a number from NAME.json
+#   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
+#                               disk under $dir (1 and 3: reads and their
+#                               sectors, 5 and 7: writes, 16: cache flushes)
 #   mem_mib, data_mib, secs     guest RAM; data set (LAB_DATA_MIB, default
 #                               10x RAM); seconds per timed run (LAB_SECONDS)
 
@@ -23,6 +26,10 @@ data_mib=${LAB_DATA_MIB:-$((mem_mib * 10))}
 secs=${LAB_SECONDS:-10}
 
 say() { echo "$LAB: $*"; }
+
+disk_stat() {
+	awk -v f="$1" '{ print $f }' "/sys/block/$(awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts)/stat"
+}
 
 cold() {
 	sync

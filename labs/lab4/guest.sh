@@ -42,8 +42,7 @@ trace-cmd record -q -e filemap:dropbehind_end -e filemap:dropbehind_call \
 say "  recorded $out/uncached-write.dat (read on the host with trace-cmd report)"
 
 say "step 3/3: durability: disk cache flushes during an uncached write, and during fsync"
-dev=$(awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts)
-flushes() { awk '{ print $16 }' "/sys/block/$dev/stat"; }
+flushes() { disk_stat 16; }
 rm -f "$file"
 sync
 f0=$(flushes)

@@ -10,11 +10,6 @@ knob=/sys/kernel/debug/rwf_uncached/legacy_2019
 [ -w "$knob" ] || { say "no $knob: not a pclab kernel?"; exit 1; }
 file=$dir/lab6.dat
 io_mib=${LAB6_IO_MIB:-$((data_mib / 4))}
-dev=$(awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts)
-
-# Requests completed and sectors moved: field 1 and 3 (reads), 5 and 7 (writes)
-disk() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }
-
 # strategy NAME KNOB IOLAB-ARGS...: one run with the knob set; NAME.disk
 # gets "requests kib" of the disk I/O it caused
 strategy() {
@@ -23,9 +18,9 @@ strategy() {
 	shift 2
 	case "$name" in write*) rm -f "$file" ;; esac	# both strategies write a new file
 	cold
-	r0=$(disk 1) s0=$(disk 3) w0=$(disk 5) t0=$(disk 7)
+	r0=$(disk_stat 1) s0=$(disk_stat 3) w0=$(disk_stat 5) t0=$(disk_stat 7)
 	measure "$name" "$@"
-	r1=$(disk 1) s1=$(disk 3) w1=$(disk 5) t1=$(disk 7)
+	r1=$(disk_stat 1) s1=$(disk_stat 3) w1=$(disk_stat 5) t1=$(disk_stat 7)
 	case "$name" in
 	*write*) echo "$((w1 - w0)) $(((t1 - t0) / 2))" >"$out/$name.disk" ;;
 	*) echo "$((r1 - r0)) $(((s1 - s0) / 2))" >"$out/$name.disk" ;;
