@@ -114,6 +114,11 @@ int main(int argc, char **argv)
 	}
 	if (!o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
+	/* before the source opens: ncurses exits on a bad TERM, past the cleanup */
+	if (!o.batch && pcv_ui_check_terminal(err, sizeof(err))) {
+		fprintf(stderr, "pcviz: %s\n", err);
+		return 2;
+	}
 	catch_signals();
 	pcv_model_init(&model);
 	if (o.replay)

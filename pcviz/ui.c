@@ -514,12 +514,15 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 	struct ui u = { .src = s, .m = m, .o = o, .speed = o->speed };
 	const char *no_color = getenv("NO_COLOR");
 	double next, drained;
+	SCREEN *screen;
 
 	setlocale(LC_ALL, "");
 	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
-	if (!initscr()) {
+	/* newterm returns NULL where initscr would exit */
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
 		fprintf(stderr, "pcviz: cannot use this terminal; try --batch\n");
-		return 1;
+		return 2;
 	}
 	cbreak();
 	noecho();
@@ -561,5 +564,6 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		}
 	}
 	endwin();
+	delscreen(screen);
 	return 0;
 }

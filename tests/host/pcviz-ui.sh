@@ -153,6 +153,16 @@ check "... and no block characters" lacks ascii '[█·░]'
 start clocale 100 30 LANG=C LC_ALL=C -- --synthetic -i 0.2
 check "a terminal without UTF-8: ASCII by itself" wait_for clocale '####'
 
+# a terminal ncurses does not know: pcviz's own message, before anything else runs
+start badterm 100 30 TERM=nonexistent-term -- --synthetic
+check "TERM unknown: pcviz says so and suggests --batch" \
+	wait_for badterm '^pcviz: TERM=nonexistent-term: unknown terminal type; try --batch'
+check "... exit status 2" wait_for badterm 'EXIT=2'
+start noterm 100 30 TERM= -- --synthetic
+check "TERM empty: pcviz says so, exit status 2" \
+	wait_for noterm '^pcviz: TERM is not set: no terminal type for the views; try --batch'
+check "... exit status 2" wait_for noterm 'EXIT=2'
+
 start term 100 30 -- --synthetic -i 0.3
 wait_for term 'Residency'
 pid=$(pgrep -n -f -- "$bin --synthetic -i 0.3")
