@@ -15,16 +15,15 @@
 #include "source.h"
 
 #ifdef PCVIZ_REPLAY
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <trace-cmd.h>
 #include <unistd.h>
 
 #include "decode.h"
 #include "message.h"
+#include "tracedat.h"
 
 /*
  * What one event may claim (a hostile trace must not cost gigabytes or
@@ -176,50 +175,46 @@ static void replay_close(struct pcv_source *s, struct pcv_model *m)
  */
 static struct tracecmd_input *unclosable;
 
-/*
- * The start of the file, checked before libtracecmd reads on (it divides
- * by the page size unchecked, docs/pcviz.md): a regular file that begins
- * "\027\010\104tracing", a version string, the byte order (1: big
- * endian), the size of a long (4 or 8) and a page size of 4 to 64 KiB, a
- * power of two.  0, or -1 with a message in err.
- */
-static int check_header(const char *path, char *err, size_t len)
+/* Checks the file's structure (tracedat.c); 0, or -1 with a message in err */
+static int check_file(const char *path, char *err, size_t len)
 {
-	unsigned char head[64], *p;
-	struct stat st;
-	uint32_t page;
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[160];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), status;	/* a FIFO: no wait */
 
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
-		n = read(fd, head, sizeof(head));
-	if (fd < 0 || n < 0) {
-		if (fd >= 0 && !S_ISREG(st.st_mode))
-			pcv_path_error(err, len, path, "not a regular file, so no trace.dat");
-		else
-			pcv_path_error(err, len, path, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		pcv_path_error(err, len, path, "%s", strerror(errno));
 		return -1;
 	}
+	status = pcv_tracedat_check(fd, why, sizeof(why));
 	close(fd);
-	if (n < 10 || memcmp(head, "\027\010\104tracing", 10)) {
-		pcv_path_error(err, len, path, "not a trace-cmd trace.dat");
-		return -1;
-	}
-	p = memchr(head + 10, 0, (size_t)n - 10);
-	if (!p || p + 7 > head + n) {
-		pcv_path_error(err, len, path, "a trace.dat cut short in its first bytes");
-		return -1;
-	}
-	memcpy(&page, p + 3, 4);
-	page = p[1] ? be32toh(page) : le32toh(page);
-	if ((p[2] != 4 && p[2] != 8) || page < 4096 || page > 65536 || (page & (page - 1))) {
-		pcv_path_error(err, len, path, "corrupt trace.dat: longs of %u bytes, pages of %u",
-			       p[2], page);
-		return -1;
-	}
-	return 0;
+	if (status)
+		pcv_path_error(err, len, path, "%s", why);
+	return status;
+}
+
+/*
+ * libtracecmd writes some complaints straight to stderr (perror, fwrite),
+ * whatever its log level: muted while it reads, pcviz says what failed.
+ */
+static int mute_stderr(void)
+{
+	int saved, null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	fflush(stderr);
+	saved = null < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved >= 0)
+		dup2(null, STDERR_FILENO);
+	if (null >= 0)
+		close(null);
+	return saved;
+}
+
+static void unmute_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
 }
 
 /* Reads the events; 0, or -1 with a message in err. */
@@ -229,7 +224,7 @@ static int read_trace(const char *path, struct replay *r, struct pcv_model *m, c
 	struct tracecmd_input *h;
 	int status = -1;
 
-	if (check_header(path, err, len))
+	if (check_file(path, err, len))
 		return -1;
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
@@ -260,16 +255,17 @@ int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_
 		    char *err, size_t len)
 {
 	struct replay *r = calloc(1, sizeof(*r));
+	int saved, status;
 
 	if (!r) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	/* one clear line is pcviz's: the libraries' own would garble it and the views */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
 	m->max_files = o->max_files;
-	if (read_trace(o->replay, r, m, err, len)) {
+	saved = mute_stderr();
+	status = read_trace(o->replay, r, m, err, len);
+	unmute_stderr(saved);
+	if (status) {
 		free(r->ev);
 		free(r);
 		return -1;
