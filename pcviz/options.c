@@ -141,7 +141,8 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			break;
 		case 'c':
 			if (number(optarg, 1, 1e9, &v) || v != (long)v)
-				return bad(err, len, "--count %s: not a whole number of intervals (1 or more)", optarg);
+				return bad(err, len, "--count %s: not a whole number of intervals "
+					   "from 1 to 1000000000", optarg);
 			o->count = (long)v;
 			break;
 		case 'r':

@@ -529,6 +529,23 @@ static void test_options(void)
 	       o.events == (1u << PCV_EV_NKINDS) - 1 &&
 	       o.buffer_kb == 4096 && !o.batch,
 	       "options: defaults");
+	/* the values the review tried (issue #15), as argv: empty and spaced ones too */
+	static const char *const values[][2] = {
+		{ "--interval", "0" }, { "--interval", "-1" }, { "--interval", "1e308" },
+		{ "--interval", "nan" }, { "--interval", "inf" }, { "--interval", "" },
+		{ "--interval", "1x" }, { "--interval", "0.001" }, { "--count", "0" },
+		{ "--count", "-3" }, { "--count", "1e300" }, { "--count", "2.5" }, { "--count", "" },
+		{ "--buffer-kb", "1e300" }, { "--buffer-kb", "-64" }, { "--buffer-kb", "nan" },
+		{ "--speed", "0" }, { "--speed", "1e308" }, { "--speed", "-inf" },
+		{ "--max-files", "1e300" }, { "--max-files", "-1" }, { "--events", "" },
+	};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char *argv[] = { "pcviz", (char *)values[i][0], (char *)values[i][1], "f", NULL };
+
+		tap_ok(pcv_parse_options(4, argv, &o, err, sizeof(err)) == -1 &&
+		       strstr(err, values[i][0]),
+		       "options: %s '%s' refused: %s", values[i][0], values[i][1], err);
+	}
 	tap_ok(parse("pcviz --max-files 1000 f", &o, err) == 0 && o.max_files == 1000 &&
 	       parse("pcviz f", &o, err) == 0 && o.max_files == 64,
 	       "options: --max-files, 64 by default");
