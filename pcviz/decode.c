@@ -4,7 +4,7 @@
 
 #include "decode.h"
 
-/* field slots: dev, ino, index, nr_pages, pfn, arg[0..4] */
+/* field slots: dev, ino, index, nr_pages, pfn, arg[0..4] (PCV_NFIELDS in all) */
 enum { F_DEV, F_INO, F_INDEX, F_NR, F_PFN, F_ARG };
 
 #define DB_FIELDS "s_dev", "i_ino", "index", "nr_pages", NULL
@@ -37,27 +37,48 @@ const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
 	  { "s_dev", "i_ino", "pos", "bytes", NULL, "write", "marked", "served", "dropped", "kept" } },
 };
 
+/* pcviz reads fields of 1, 2, 4 or 8 bytes at a non-negative offset. */
+static bool readable(const struct tep_format_field *f)
+{
+	return f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
 int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 {
 	memset(d, 0, sizeof(*d));
 	for (int i = 0; i < PCV_NSPECS; i++) {
 		const struct pcv_evspec *s = &pcv_specs[i];
 		struct tep_event *e = tep_find_event_by_name(tep, s->system, s->name);
+		struct tep_format_field *type;
+		const char *missing = NULL;
 
 		d->ev[i].id = -1;
 		if (!e)
 			continue;
-		for (int f = 0; f < 10; f++)
-			if (s->field[f] && !(d->ev[i].field[f] = tep_find_field(e, s->field[f])))
-				e = NULL;
-		if (!e)
+		type = tep_find_common_field(e, "common_type");
+		if (!readable(type))
+			missing = "common_type";
+		/* the look-up stops at the first missing field */
+		for (int f = 0; f < PCV_NFIELDS && !missing; f++) {
+			if (!s->field[f])
+				continue;
+			d->ev[i].field[f] = tep_find_field(e, s->field[f]);
+			if (!readable(d->ev[i].field[f]))
+				missing = s->field[f];
+		}
+		if (missing) {
+			memset(d->ev[i].field, 0, sizeof(d->ev[i].field));
+			if (!d->problem[0])
+				snprintf(d->problem, sizeof(d->problem), "%s:%s has no usable field %s",
+					 s->system, s->name, missing);
 			continue;
+		}
 		d->ev[i].id = e->id;
-		d->type = tep_find_common_field(e, "common_type");
+		d->type = type;
 		d->found++;
 	}
 	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
-	return d->type ? d->found : 0;
+	return d->found;
 }
 
 /*
@@ -77,7 +98,7 @@ static uint64_t value(const struct pcv_decoder *d, struct tep_format_field *f, c
 		tep_read_number_field(f, data, &v);
 		return v;
 	}
-	switch (f->size) {
+	switch (f->size) {	/* readable(): 1, 2, 4 or 8 */
 	case 1:
 		return *p;
 	case 2:
@@ -94,19 +115,32 @@ static uint64_t value(const struct pcv_decoder *d, struct tep_format_field *f, c
 	}
 }
 
+/* Is field f inside the record? */
+static bool inside(const struct tep_format_field *f, const struct tep_record *rec)
+{
+	return rec->size > 0 &&
+	       (unsigned long)f->offset + (unsigned long)f->size <= (unsigned long)rec->size;
+}
+
 bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struct pcv_event *ev)
 {
-	int id = (int)value(d, d->type, rec->data);
-	uint64_t v[10] = { 0 };
-	int i;
+	uint64_t v[PCV_NFIELDS] = { 0 };
+	int i, id;
 
+	if (!d->type || !inside(d->type, rec))
+		return false;
+	id = (int)value(d, d->type, rec->data);
 	for (i = 0; i < PCV_NSPECS && d->ev[i].id != id; i++)
 		;
 	if (i == PCV_NSPECS)
 		return false;
-	for (int f = 0; f < 10; f++)
-		if (d->ev[i].field[f])
-			v[f] = value(d, d->ev[i].field[f], rec->data);
+	for (int f = 0; f < PCV_NFIELDS; f++) {
+		if (!d->ev[i].field[f])
+			continue;
+		if (!inside(d->ev[i].field[f], rec))
+			return false;
+		v[f] = value(d, d->ev[i].field[f], rec->data);
+	}
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = (double)rec->ts / 1e9;
 	ev->kind = pcv_specs[i].kind;

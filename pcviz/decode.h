@@ -13,12 +13,14 @@
 /* How an event is filtered in the kernel. */
 enum pcv_filter { PCV_FILTER_DEV_INO, PCV_FILTER_INO, PCV_FILTER_FILE_LRU, PCV_FILTER_NONE };
 
+#define PCV_NFIELDS 10
+
 struct pcv_evspec {
 	const char *system, *name;
 	enum pcv_kind kind;
 	enum pcv_filter filter;
 	/* fields read into dev, ino, index, nr_pages, pfn, arg[0..4] (NULL: none) */
-	const char *field[10];
+	const char *field[PCV_NFIELDS];
 };
 
 #define PCV_NSPECS 14
@@ -29,14 +31,24 @@ struct pcv_decoder {
 	bool native;			/* the trace's byte order is ours: read fields directly */
 	struct {
 		int id;		/* -1: not in this kernel or trace */
-		struct tep_format_field *field[10];
+		struct tep_format_field *field[PCV_NFIELDS];
 	} ev[PCV_NSPECS];
 	int found;
+	/* the first event that exists but cannot be decoded, and why ("" if none) */
+	char problem[128];
 };
 
-/* Looks the events up in tep; returns how many exist. */
+/*
+ * Looks the events up in tep; returns how many can be decoded.  An event
+ * without one of the fields pcviz reads, or with such a field of a size
+ * other than 1, 2, 4 or 8 bytes, is not used (its id stays -1), and the
+ * first such event is named in d->problem.
+ */
 int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep);
-/* Decodes a record of one of the events; false for any other record. */
+/*
+ * Decodes a record of one of the events; false for any other record and
+ * for a record too short for the fields its format promises.
+ */
 bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struct pcv_event *ev);
 
 #endif

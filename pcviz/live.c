@@ -7,10 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "message.h"
 #include "procfs.h"
 #include "residency.h"
 #include "source.h"
@@ -18,23 +22,77 @@
 
 struct live {
 	int fd[PCV_MAX_FILES];
+	bool mincore_tells[PCV_MAX_FILES];	/* see pcv_residency_refresh() */
 	bool mincore;
 	int kswapd;
 	bool tracing;
 };
 
-static int add_file(struct pcv_model *m, struct live *l, const char *path, char *err, size_t len)
+/* Filesystems whose files have no page cache of their own to show */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} pseudo_fs[] = {
+	{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" }, { DEBUGFS_MAGIC, "debugfs" },
+	{ TRACEFS_MAGIC, "tracefs" }, { SECURITYFS_MAGIC, "securityfs" },
+	{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+	{ BPF_FS_MAGIC, "bpf" }, { PSTOREFS_MAGIC, "pstore" }, { EFIVARFS_MAGIC, "efivarfs" },
+	{ BINFMTFS_MAGIC, "binfmt_misc" }, { SELINUX_MAGIC, "selinuxfs" },
+	{ DEVPTS_SUPER_MAGIC, "devpts" },
+};
+
+/* -1 with a message in err when fd is on a pseudo-filesystem */
+static int refuse_pseudo(int fd, const char *path, char *err, size_t len)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return 0;	/* unknown: let cachestat say */
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((unsigned long)sf.f_type == pseudo_fs[i].magic) {
+			pcv_path_error(err, len, path,
+				       "on a pseudo-filesystem (%s): it has no page cache to show",
+				       pseudo_fs[i].name);
+			return -1;
+		}
+	return 0;
+}
+
+/* What a path that is no regular file or directory is, in words */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+	       S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a special file";
+}
+
+/*
+ * Watches the regular file at path.  Beyond --max-files it is only counted.
+ * In a directory scan (in_dir) a file that is gone by the time it is
+ * opened is skipped: directories change while pcviz starts.
+ */
+static int add_file(struct pcv_model *m, struct live *l, const char *path, bool in_dir,
+		    char *err, size_t len)
 {
 	struct stat st;
 	int fd, i;
 
-	if (m->nfiles == PCV_MAX_FILES)
-		return 0;	/* the first PCV_MAX_FILES only (pcviz(1)) */
+	if (m->nfiles >= m->max_files) {
+		m->unwatched++;
+		return 0;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && in_dir && errno == ENOENT)
+		return 0;
 	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
+		pcv_path_error(err, len, path, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || refuse_pseudo(fd, path, err, len)) {
+		if (!S_ISREG(st.st_mode))
+			pcv_path_error(err, len, path, "%s, not a regular file", kind_of(st.st_mode));
+		close(fd);
 		return -1;
 	}
 	if (pcv_model_find_file(m, pcv_kdev(st.st_dev), st.st_ino) >= 0) {
@@ -44,10 +102,13 @@ static int add_file(struct pcv_model *m, struct live *l, const char *path, char 
 	i = pcv_model_add_file(m, path, pcv_kdev(st.st_dev), st.st_ino, (uint64_t)st.st_size);
 	if (i < 0) {
 		close(fd);
-		snprintf(err, len, "%s: out of memory", path);
+		pcv_path_error(err, len, path, "out of memory");
 		return -1;
 	}
 	l->fd[i] = fd;
+	/* mincore(2)'s rule: the owner, or whoever may write the file (and root) */
+	l->mincore_tells[i] = geteuid() == 0 || st.st_uid == geteuid() ||
+			      !faccessat(AT_FDCWD, path, W_OK, AT_EACCESS);
 	return 0;
 }
 
@@ -56,47 +117,70 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Is the entry e of directory d a regular file (or a link to one)? */
+static bool regular(DIR *d, const struct dirent *e)
+{
+	struct stat st;
+
+	if (e->d_type == DT_REG)
+		return true;
+	if (e->d_type != DT_UNKNOWN && e->d_type != DT_LNK)
+		return false;
+	return !fstatat(dirfd(d), e->d_name, &st, 0) && S_ISREG(st.st_mode);
+}
+
 /* The regular files directly in dir, sorted by name. */
 static int add_dir(struct pcv_model *m, struct live *l, const char *dir, char *err, size_t len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int status = 0, before = m->nfiles;
+	long unwatched = m->unwatched;
 
 	if (!d) {
-		snprintf(err, len, "%s: %s", dir, strerror(errno));
+		pcv_path_error(err, len, dir, "%s", strerror(errno));
+		return -1;
+	}
+	if (refuse_pseudo(dirfd(d), dir, err, len)) {
+		closedir(d);
 		return -1;
 	}
 	while ((e = readdir(d))) {
-		char path[4096], **more;
-		struct stat st;
+		size_t size = strlen(dir) + strlen(e->d_name) + 2;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
+		if (!regular(d, e))
 			continue;
-		more = realloc(names, (n + 1) * sizeof(*names));
-		if (!more || !(more[n] = strdup(path))) {
-			names = more ? more : names;
-			status = -1;
-			snprintf(err, len, "%s: out of memory", dir);
-			break;
+		if (n == cap) {
+			size_t more_cap = cap ? 2 * cap : 64;
+			char **more = realloc(names, more_cap * sizeof(*names));
+
+			if (!more)
+				break;
+			names = more;
+			cap = more_cap;
 		}
-		names = more;
-		n++;
+		names[n] = malloc(size);
+		if (!names[n])
+			break;
+		snprintf(names[n++], size, "%s/%s", dir, e->d_name);
+	}
+	if (e) {
+		pcv_path_error(err, len, dir, "out of memory");
+		status = -1;
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		if (!status)
-			status = add_file(m, l, names[i], err, len);
+			status = add_file(m, l, names[i], true, err, len);
 		free(names[i]);
 	}
 	free(names);
-	if (!status && m->nfiles == before) {
-		snprintf(err, len, "%s: no regular files in this directory", dir);
+	if (!status && m->nfiles == before && m->unwatched == unwatched) {
+		pcv_path_error(err, len, dir, "no regular files in this directory");
 		status = -1;
 	}
 	return status;
@@ -120,10 +204,18 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 				snprintf(f->note, sizeof(f->note), "deleted while watched");
 			}
 		}
-		if (pcv_residency_refresh(f, l->fd[i], l->mincore, &used_mincore)) {
-			f->state = PCV_FILE_ERROR;
-			snprintf(f->note, sizeof(f->note), "residency: %s", strerror(errno));
-		}
+		f->unknown = pcv_residency_refresh(f, l->fd[i], l->mincore, l->mincore_tells[i],
+						   &used_mincore) != 0;
+		if (!f->unknown)
+			continue;
+		f->total = (struct pcv_res){ .pages = f->pages };	/* nothing stale */
+		if (errno == EPERM)
+			snprintf(f->why, sizeof(f->why),
+				 "%s: you neither own the file nor may write it",
+				 used_mincore ? "mincore cannot tell" : "cachestat refused");
+		else
+			snprintf(f->why, sizeof(f->why), "%s: %s",
+				 used_mincore ? "mincore" : "cachestat", strerror(errno));
 	}
 	snprintf(m->res_source, sizeof(m->res_source), "%s", used_mincore ? "mincore" : "cachestat");
 	pcv_read_system(&m->sys, l->kswapd);
@@ -153,6 +245,17 @@ static void live_close(struct pcv_source *s, struct pcv_model *m)
 	free(l);
 }
 
+/* Room for an fd per watched file beside the trace's, up to the hard limit */
+static void raise_fd_limit(int files)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= (rlim_t)files + 256)
+		return;
+	rl.rlim_cur = rl.rlim_max < (rlim_t)files + 256 ? rl.rlim_max : (rlim_t)files + 256;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
 		  char *err, size_t len)
 {
@@ -162,19 +265,22 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	m->max_files = o->max_files;
+	raise_fd_limit(o->max_files);
 	for (int i = 0; i < o->npaths; i++) {
 		struct stat st;
 		int status;
 
 		if (stat(o->paths[i], &st)) {
-			snprintf(err, len, "%s: %s", o->paths[i], strerror(errno));
+			pcv_path_error(err, len, o->paths[i], "%s", strerror(errno));
 			status = -1;
 		} else if (S_ISDIR(st.st_mode)) {
 			status = add_dir(m, l, o->paths[i], err, len);
 		} else if (S_ISREG(st.st_mode)) {
-			status = add_file(m, l, o->paths[i], err, len);
+			status = add_file(m, l, o->paths[i], false, err, len);
 		} else {
-			snprintf(err, len, "%s: not a regular file or a directory", o->paths[i]);
+			pcv_path_error(err, len, o->paths[i], "%s, not a regular file or a directory",
+				       kind_of(st.st_mode));
 			status = -1;
 		}
 		if (status) {

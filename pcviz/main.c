@@ -68,13 +68,42 @@ static void wait_interval(struct pcv_source *s, struct pcv_model *m, const struc
 	}
 }
 
+/*
+ * Says on stderr, once per file, why pcviz cannot know its residency;
+ * returns whether any file's is unknown now.
+ */
+static bool tell_unknown(const struct pcv_model *m, bool *told)
+{
+	bool any = false;
+
+	for (int i = 0; i < m->nfiles; i++) {
+		const struct pcv_file *f = &m->files[i];
+
+		if (!f->unknown)
+			continue;
+		any = true;
+		if (!told[i])
+			fprintf(stderr, "pcviz: %s: residency unknown: %s\n", f->path, f->why);
+		told[i] = true;
+	}
+	return any;
+}
+
+/* Exit status of a batch run in which some file's residency was unknown */
+#define EXIT_UNKNOWN 3
+
 static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
 {
+	static bool told[PCV_MAX_FILES];
 	struct timespec start;
-	bool last = false;
+	bool last = false, unknown = false;
+	char words[160];
 
 	if (!m->events_on)
 		fprintf(stderr, "pcviz: no events: %s\n", m->events_why);
+	pcv_unwatched_words(m, words, sizeof(words));
+	if (*words)
+		fprintf(stderr, "pcviz: %s\n", words);
 	if (!o->json)
 		pcv_csv_header(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -86,13 +115,14 @@ static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv
 		if (stop_signal == SIGPIPE)
 			break;
 		last = s->sample(s, m, o->interval) || stop_signal;
+		unknown |= tell_unknown(m, told);
 		if (o->json)
 			pcv_json_line(stdout, m);
 		else
 			pcv_csv_line(stdout, m);
 		last |= ferror(stdout);
 	}
-	return ferror(stdout) ? 1 : 0;
+	return ferror(stdout) ? 1 : unknown ? EXIT_UNKNOWN : 0;
 }
 
 int main(int argc, char **argv)
@@ -114,6 +144,11 @@ int main(int argc, char **argv)
 	}
 	if (!o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
+	/* before the source opens: ncurses exits on a bad TERM, past the cleanup */
+	if (!o.batch && pcv_ui_check_terminal(err, sizeof(err))) {
+		fprintf(stderr, "pcviz: %s\n", err);
+		return 2;
+	}
 	catch_signals();
 	pcv_model_init(&model);
 	if (o.replay)

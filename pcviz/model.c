@@ -59,6 +59,7 @@ void pcv_model_init(struct pcv_model *m)
 	m->sys.kswapd_ticks = -1;
 	m->sys.kswapd_prev_ticks = -1;
 	m->sys.ticks_per_s = 100;
+	m->max_files = PCV_FILES;
 	snprintf(m->res_source, sizeof(m->res_source), "cachestat");
 }
 
@@ -79,7 +80,7 @@ int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint
 {
 	struct pcv_file *f;
 
-	if (m->nfiles == PCV_MAX_FILES)
+	if (m->nfiles >= m->max_files || m->nfiles >= PCV_MAX_FILES)
 		return -1;
 	f = &m->files[m->nfiles];
 	memset(f, 0, sizeof(*f));
@@ -112,6 +113,37 @@ void pcv_file_set_size(struct pcv_file *f, uint64_t size)
 		 (unsigned long long)size);
 	f->size = size;
 	f->pages = (size + 4095) / 4096;
+}
+
+const char *pcv_file_state_name(const struct pcv_file *f)
+{
+	static const char *const name[] = {
+		[PCV_FILE_OK] = "ok", [PCV_FILE_DELETED] = "deleted",
+		[PCV_FILE_TRUNCATED] = "truncated", [PCV_FILE_GREW] = "grew",
+	};
+
+	return f->unknown ? "unknown" : name[f->state];
+}
+
+bool pcv_model_any_unknown(const struct pcv_model *m)
+{
+	for (int i = 0; i < m->nfiles; i++)
+		if (m->files[i].unknown)
+			return true;
+	return false;
+}
+
+void pcv_unwatched_words(const struct pcv_model *m, char *buf, size_t len)
+{
+	if (!m->unwatched)
+		snprintf(buf, len, "%s", "");
+	else if (m->max_files < PCV_MAX_FILES)
+		snprintf(buf, len, "%ld files not watched: pcviz watches %d files "
+			 "(--max-files N raises it, up to %d)", m->unwatched, m->max_files,
+			 PCV_MAX_FILES);
+	else
+		snprintf(buf, len, "%ld files not watched: pcviz watches %d files at most",
+			 m->unwatched, PCV_MAX_FILES);
 }
 
 unsigned pcv_file_layout(struct pcv_file *f, unsigned ncells, unsigned zoom, uint64_t *pan)
@@ -224,24 +256,30 @@ void pcv_file_from_bitmap(struct pcv_file *f)
 	f->total.pages = f->pages;
 }
 
-/* Sets or clears the bits of pages [index, index + n); keeps the total. */
+/*
+ * Sets or clears the bits of pages [index, index + n), a word at a time (a
+ * hostile trace's event may claim millions of pages); keeps the total.
+ */
 static void track(struct pcv_file *f, uint64_t index, uint64_t n, bool cached)
 {
+	uint64_t end;
+
 	if (!f->bitmap || index >= f->pages)
 		return;
-	if (n > f->pages - index)
-		n = f->pages - index;
-	for (uint64_t p = index; p < index + n; p++) {
-		uint64_t bit = 1ull << (p % 64);
-		bool was = f->bitmap[p / 64] & bit;
+	end = n > f->pages - index ? f->pages : index + n;
+	for (uint64_t p = index; p < end;) {
+		uint64_t take = 64 - p % 64 < end - p ? 64 - p % 64 : end - p;
+		uint64_t mask = (take == 64 ? ~0ull : (1ull << take) - 1) << (p % 64);
+		uint64_t *word = &f->bitmap[p / 64];
+		uint64_t flip = cached ? mask & ~*word : mask & *word;
+		uint64_t changed = (uint64_t)__builtin_popcountll(flip);
 
-		if (was == cached)
-			continue;
-		f->bitmap[p / 64] ^= bit;
+		*word ^= flip;
 		if (cached)
-			f->total.cached++;
+			f->total.cached += changed;
 		else
-			f->total.cached--;
+			f->total.cached -= changed;
+		p += take;
 	}
 }
 

@@ -17,7 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PCV_MAX_FILES 64
+/* Files watched: PCV_FILES unless --max-files says otherwise, PCV_MAX_FILES at most. */
+#define PCV_FILES 64
+#define PCV_MAX_FILES 4096
+/* A number as text, e.g. PCV_STR(PCV_FILES) is "64" */
+#define PCV_STR(x) PCV_STR_(x)
+#define PCV_STR_(x) #x
 #define PCV_MAX_CELLS 16384
 #define PCV_RING 256
 
@@ -77,9 +82,8 @@ struct pcv_cell {
 	bool changed;		/* cached/dirty/writeback differ from the last frame */
 };
 
-enum pcv_file_state {
-	PCV_FILE_OK, PCV_FILE_DELETED, PCV_FILE_TRUNCATED, PCV_FILE_GREW, PCV_FILE_ERROR
-};
+/* What happened to a file while watched */
+enum pcv_file_state { PCV_FILE_OK, PCV_FILE_DELETED, PCV_FILE_TRUNCATED, PCV_FILE_GREW };
 
 struct pcv_file {
 	char *path;
@@ -89,6 +93,12 @@ struct pcv_file {
 	uint64_t pages;
 	enum pcv_file_state state;
 	char note[96];		/* what happened to it, in words */
+	/*
+	 * The residency cannot be known (the kernel refuses to tell, or would
+	 * tell a wrong number): total and cells hold nothing to show.
+	 */
+	bool unknown;
+	char why[96];		/* why, in words */
 	struct pcv_res total;
 	uint64_t events[PCV_EV_NKINDS];
 	/* the map: cells[0..ncells) cover [first, first + ncells * per_cell) */
@@ -134,6 +144,8 @@ struct pcv_pfn_slot {
 struct pcv_model {
 	struct pcv_file files[PCV_MAX_FILES];
 	int nfiles;
+	int max_files;		/* files[] takes this many (PCV_FILES by default) */
+	long unwatched;		/* files found beyond max_files */
 	struct pcv_system sys;
 	double now, prev_now;	/* seconds: source's clock */
 	double t0;		/* when counting started */
@@ -157,12 +169,18 @@ struct pcv_model {
 
 void pcv_model_init(struct pcv_model *m);
 void pcv_model_free(struct pcv_model *m);
-/* Adds a watched file; returns its index, or -1 when full. */
+/* Adds a watched file; returns its index, or -1 when max_files are watched or without memory. */
 int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint64_t ino,
 		       uint64_t size);
 int pcv_model_find_file(const struct pcv_model *m, uint32_t dev, uint64_t ino);
 /* Sets a file's size; a change is recorded in state/note. */
 void pcv_file_set_size(struct pcv_file *f, uint64_t size);
+/* The file's state in a word: "unknown" (residency), else "ok", "deleted", "truncated", "grew". */
+const char *pcv_file_state_name(const struct pcv_file *f);
+/* Is the residency of any watched file unknown? */
+bool pcv_model_any_unknown(const struct pcv_model *m);
+/* "N files not watched: ..." with how to watch more; "" when none is left out */
+void pcv_unwatched_words(const struct pcv_model *m, char *buf, size_t len);
 
 /*
  * Lays out a file's map: ncells cells over the pages of the current zoom

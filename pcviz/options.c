@@ -33,6 +33,8 @@ const char pcv_usage[] =
 	"      --no-events      no tracing: no tracefs instance, no events panel\n"
 	"      --mincore        residency from mincore(2), sampled, instead of cachestat(2)\n"
 	"      --buffer-kb N    trace buffer per CPU in KiB (default 4096)\n"
+	"      --max-files N    watch up to N files (default " PCV_STR(PCV_FILES) ", at most "
+	PCV_STR(PCV_MAX_FILES) ")\n"
 	"      --ascii          ASCII characters only (serial consoles)\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -45,27 +47,39 @@ static int bad(char *err, size_t len, const char *fmt, const char *arg)
 	return -1;
 }
 
-/* "all" or kind names separated by commas, into a mask; -1 for an unknown name */
-static int kinds(const char *list, unsigned *mask)
+/*
+ * "all" or kind names separated by commas, of any length, into a mask;
+ * -1 with a message naming what is wrong.
+ */
+static int kinds(const char *list, unsigned *mask, char *err, size_t len)
 {
-	char copy[256], *save = NULL;
+	char *copy, *save = NULL;
+	int status = 0;
 
 	if (!strcmp(list, "all")) {
 		*mask = (1u << PCV_EV_NKINDS) - 1;
 		return 0;
 	}
-	snprintf(copy, sizeof(copy), "%s", list);
+	copy = strdup(list);
+	if (!copy)
+		return bad(err, len, "%s", "--events: out of memory");
 	*mask = 0;
-	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	for (char *name = strtok_r(copy, ",", &save); name && !status;
+	     name = strtok_r(NULL, ",", &save)) {
 		int k = 0;
 
 		while (k < PCV_EV_NKINDS && strcmp(name, pcv_kind_name[k]))
 			k++;
 		if (k == PCV_EV_NKINDS)
-			return -1;
-		*mask |= 1u << k;
+			status = bad(err, len, "--events: '%.64s' is not an event name (see --help)",
+				     name);
+		else
+			*mask |= 1u << k;
 	}
-	return *mask ? 0 : -1;
+	free(copy);
+	if (!status && !*mask)
+		status = bad(err, len, "--events '%.64s': no event names in it (see --help)", list);
+	return status;
 }
 
 static int number(const char *arg, double min, double max, double *out)
@@ -83,7 +97,8 @@ static int number(const char *arg, double min, double max, double *out)
 
 int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, size_t len)
 {
-	enum { OPT_SYNTHETIC = 256, OPT_NO_EVENTS, OPT_MINCORE, OPT_BUFFER_KB, OPT_ASCII };
+	enum { OPT_SYNTHETIC = 256, OPT_NO_EVENTS, OPT_MINCORE, OPT_BUFFER_KB, OPT_ASCII,
+	       OPT_MAX_FILES };
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
@@ -96,6 +111,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		{ "mincore", no_argument, NULL, OPT_MINCORE },
 		{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
 		{ "events", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -107,6 +123,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 	o->interval = 0.5;
 	o->speed = 1;
 	o->buffer_kb = 4096;
+	o->max_files = PCV_FILES;
 	o->events = (1u << PCV_EV_NKINDS) - 1;
 	optind = 0;
 	opterr = 0;
@@ -124,7 +141,8 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			break;
 		case 'c':
 			if (number(optarg, 1, 1e9, &v) || v != (long)v)
-				return bad(err, len, "--count %s: not a whole number of intervals (1 or more)", optarg);
+				return bad(err, len, "--count %s: not a whole number of intervals "
+					   "from 1 to 1000000000", optarg);
 			o->count = (long)v;
 			break;
 		case 'r':
@@ -141,8 +159,8 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			o->events = 0;
 			break;
 		case 'e':
-			if (kinds(optarg, &o->events))
-				return bad(err, len, "--events %s: not all or a list of event names (see --help)", optarg);
+			if (kinds(optarg, &o->events, err, len))
+				return -1;
 			break;
 		case OPT_MINCORE:
 			o->mincore = true;
@@ -154,6 +172,12 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			break;
 		case OPT_ASCII:
 			o->ascii = true;
+			break;
+		case OPT_MAX_FILES:
+			if (number(optarg, 1, PCV_MAX_FILES, &v) || v != (long)v)
+				return bad(err, len, "--max-files %s: not a whole number from 1 to "
+					   PCV_STR(PCV_MAX_FILES), optarg);
+			o->max_files = (int)v;
 			break;
 		case 'h':
 			return 1;

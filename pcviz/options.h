@@ -15,6 +15,7 @@ struct pcv_options {
 	double speed;		/* replay speed */
 	long count;		/* intervals, 0: until stopped */
 	long buffer_kb;		/* trace buffer per CPU */
+	int max_files;		/* files watched at most */
 	const char *replay;	/* trace.dat */
 	char **paths;
 	int npaths;

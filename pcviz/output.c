@@ -47,27 +47,45 @@ static void text_value(struct value *v, int *n, const char *name, const char *s)
 	add(v, n, "", name, "", V_TEXT)->s = s;
 }
 
-static const char *const state_name[] = {
-	[PCV_FILE_OK] = "ok", [PCV_FILE_DELETED] = "deleted", [PCV_FILE_TRUNCATED] = "truncated",
-	[PCV_FILE_GREW] = "grew", [PCV_FILE_ERROR] = "error",
-};
+/* a residency total: empty (null) when a file's residency is unknown */
+static void res_value(struct value *v, int *n, const char *name, uint64_t u, bool known)
+{
+	add(v, n, "", name, "", known ? V_UINT : V_NONE)->u = u;
+}
 
-static int values(const struct pcv_model *m, struct value *v)
+/* The files' states in file order, separated by spaces ("ok unknown"). */
+static const char *states(const struct pcv_model *m, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	*buf = 0;
+	for (int i = 0; i < m->nfiles && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "",
+					 pcv_file_state_name(&m->files[i]));
+	return buf;
+}
+
+/* states has room for every file's state: "truncated" is the longest */
+#define STATES_LEN (PCV_MAX_FILES * 10 + 1)
+
+static int values(const struct pcv_model *m, struct value *v, char *states_buf)
 {
 	struct pcv_res t = pcv_model_total(m);
 	const struct pcv_system *s = &m->sys;
+	bool known = !pcv_model_any_unknown(m);
 	struct value *x;
 	int n = 0;
 
 	add(v, &n, "", "time", "", V_REAL)->d = m->now - m->t0;
 	uint_value(v, &n, "files", (uint64_t)m->nfiles);
 	uint_value(v, &n, "pages", t.pages);
-	uint_value(v, &n, "cached", t.cached);
-	uint_value(v, &n, "dirty", t.dirty);
-	uint_value(v, &n, "writeback", t.writeback);
-	uint_value(v, &n, "evicted", t.evicted);
-	uint_value(v, &n, "recently_evicted", t.recently_evicted);
+	res_value(v, &n, "cached", t.cached, known);
+	res_value(v, &n, "dirty", t.dirty, known);
+	res_value(v, &n, "writeback", t.writeback, known);
+	res_value(v, &n, "evicted", t.evicted, known);
+	res_value(v, &n, "recently_evicted", t.recently_evicted, known);
 	text_value(v, &n, "residency", m->res_source);
+	text_value(v, &n, "states", states(m, states_buf, STATES_LEN));
 	kib_value(v, &n, "mem_free_kb", s->mem_free, s->known);
 	kib_value(v, &n, "cached_kb", s->cached, s->known);
 	kib_value(v, &n, "active_file_kb", s->active_file, s->known);
@@ -96,11 +114,12 @@ void pcv_csv_header(FILE *out)
 {
 	struct pcv_model *m = calloc(1, sizeof(*m));
 	struct value v[MAX_VALUES];
+	char st[STATES_LEN];
 	int n;
 
 	if (!m)
 		return;
-	n = values(m, v);
+	n = values(m, v, st);
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%s%s", i ? "," : "", v[i].name);
 	fputc('\n', out);
@@ -115,18 +134,46 @@ static void csv_text(FILE *out, const char *s)
 		fputc(strchr(",\"\n\r", *s) ? ';' : *s, out);
 }
 
+/*
+ * The length of the valid UTF-8 character at s (not ASCII), 0 if there is
+ * none: overlong forms, surrogates and values past U+10FFFF are invalid.
+ */
+static int utf8_char(const unsigned char *s)
+{
+	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string.  File names are bytes: a byte that is not part of valid
+ * UTF-8 becomes the lone surrogate \udcXX, as Python's "surrogateescape"
+ * writes it, so the JSON stays valid and os.fsencode() gives the name back.
+ */
 static void json_text(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
+	fputc('"', out);
+	while (*p) {
+		int n = *p < 0x80 ? 1 : utf8_char(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else if (!n)
+			fprintf(out, "\\udc%02x", *p);
 		else
-			fputc(c, out);
+			fwrite(p, 1, (size_t)n, out);
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }
@@ -156,7 +203,8 @@ static void print_value(FILE *out, const struct value *v, bool json)
 void pcv_csv_line(FILE *out, const struct pcv_model *m)
 {
 	struct value v[MAX_VALUES];
-	int n = values(m, v);
+	char st[STATES_LEN];
+	int n = values(m, v, st);
 
 	for (int i = 0; i < n; i++) {
 		if (i)
@@ -170,7 +218,8 @@ void pcv_csv_line(FILE *out, const struct pcv_model *m)
 void pcv_json_line(FILE *out, const struct pcv_model *m)
 {
 	struct value v[MAX_VALUES];
-	int n = values(m, v);
+	char st[STATES_LEN];
+	int n = values(m, v, st);
 
 	fputc('{', out);
 	for (int i = 0; i < n; i++) {
@@ -183,13 +232,18 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 
 		fprintf(out, "%s{\"path\":", i ? "," : "");
 		json_text(out, f->path);
-		fprintf(out,
-			",\"size\":%" PRIu64 ",\"pages\":%" PRIu64 ",\"cached\":%" PRIu64
-			",\"dirty\":%" PRIu64 ",\"writeback\":%" PRIu64 ",\"evicted\":%" PRIu64
-			",\"recently_evicted\":%" PRIu64 ",\"state\":\"%s\",\"note\":",
-			f->size, f->pages, f->total.cached, f->total.dirty, f->total.writeback,
-			f->total.evicted, f->total.recently_evicted, state_name[f->state]);
-		json_text(out, f->note);
+		fprintf(out, ",\"size\":%" PRIu64 ",\"pages\":%" PRIu64, f->size, f->pages);
+		if (f->unknown)
+			fputs(",\"cached\":null,\"dirty\":null,\"writeback\":null,\"evicted\":null,"
+			      "\"recently_evicted\":null", out);
+		else
+			fprintf(out,
+				",\"cached\":%" PRIu64 ",\"dirty\":%" PRIu64 ",\"writeback\":%" PRIu64
+				",\"evicted\":%" PRIu64 ",\"recently_evicted\":%" PRIu64,
+				f->total.cached, f->total.dirty, f->total.writeback, f->total.evicted,
+				f->total.recently_evicted);
+		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
+		json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

@@ -2,23 +2,32 @@
 #
 #   build/host/pcviz       host build, dynamic, with --replay (libtracecmd)
 #   build/guest/bin/pcviz  static guest build for the initramfs, no --replay
-#   build/host/pcviz-test  unit tests of the model, parsers and batch output
+#   build/host/pcviz-tests/*  unit tests of the model, decoder, parsers and batch output
+#   build/host/pcviz-asan, build/host/pcviz-asan-tests/*  the same under AddressSanitizer
+#                          and UBSan, for make check (tests/host/pcviz-unit.sh, pcviz-fuzz.sh)
 
 PCVIZ_SRCS := $(sort $(wildcard pcviz/*.c))
 PCVIZ_TEST_SRCS := $(sort $(wildcard pcviz/tests/*.c))
-# The parts without terminal or tracing code, for the unit tests.
-PCVIZ_PURE := model options output procfs residency synth
+# The parts without terminal or tracefs code, for the unit tests.
+PCVIZ_PURE := decode message model options output procfs residency synth
 
 PCVIZ_HOST_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-obj/%.o,$(PCVIZ_SRCS))
 PCVIZ_GUEST_OBJS := $(patsubst pcviz/%.c,$(B)/guest/pcviz-obj/%.o,$(PCVIZ_SRCS))
 PCVIZ_TEST_OBJS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-obj/tests/%.o,$(PCVIZ_TEST_SRCS))
 PCVIZ_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-tests/%,$(PCVIZ_TEST_SRCS))
+PCVIZ_ASAN_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_SRCS))
+PCVIZ_ASAN_TEST_OBJS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-obj/tests/%.o,$(PCVIZ_TEST_SRCS))
+PCVIZ_ASAN_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-tests/%,$(PCVIZ_TEST_SRCS))
 
 PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -isystem $(B)/headers/include
 # Evaluated only when a pcviz recipe runs (the packages come with make deps).
 PCVIZ_PKGS = libtracefs libtraceevent ncursesw
 PCVIZ_HOST_CFLAGS = $(PCVIZ_CFLAGS) -DPCVIZ_REPLAY $(shell pkg-config --cflags libtracecmd $(PCVIZ_PKGS))
 PCVIZ_HOST_LIBS = $(shell pkg-config --libs libtracecmd $(PCVIZ_PKGS)) -lm
+PCVIZ_TEST_LIBS = $(shell pkg-config --libs libtraceevent) -lm
+# Any error is fatal (-fno-sanitize-recover): a report is a failed test.
+PCVIZ_SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
+	-fno-sanitize-recover=all
 PCVIZ_GUEST_CFLAGS = $(PCVIZ_CFLAGS) $(shell pkg-config --cflags $(PCVIZ_PKGS))
 # --no-warnings: libtraceevent.a carries a dlopen() for plugins, which a
 # static link warns about; pcviz loads no plugins.
@@ -33,6 +42,11 @@ $(B)/host/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -c -o $@ $<
 
+$(B)/host/pcviz-asan-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(PCVIZ_SANITIZE) -c -o $@ $<
+
 $(B)/guest/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
@@ -42,6 +56,10 @@ $(B)/host/pcviz: $(PCVIZ_HOST_OBJS)
 	@echo "  LD      $@"
 	$(Q)gcc -o $@ $^ $(PCVIZ_HOST_LIBS)
 
+$(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS)
+	@echo "  LD      $@"
+	$(Q)gcc $(PCVIZ_SANITIZE) -o $@ $^ $(PCVIZ_HOST_LIBS)
+
 $(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
@@ -50,14 +68,28 @@ $(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
 $(PCVIZ_TESTS): $(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o $(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE))
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc -o $@ $^ -lm
+	$(Q)gcc -o $@ $^ $(PCVIZ_TEST_LIBS)
+
+$(PCVIZ_ASAN_TESTS): $(B)/host/pcviz-asan-tests/%: $(B)/host/pcviz-asan-obj/tests/%.o \
+		$(patsubst %,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_PURE))
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(PCVIZ_SANITIZE) -o $@ $^ $(PCVIZ_TEST_LIBS)
 
 $(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
 
-# make check runs the host tests of pcviz (tests/host/pcviz-*.sh).
-check: $(B)/host/pcviz $(PCVIZ_TESTS)
+$(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) \
+		| $(DEPS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(PCVIZ_SANITIZE) -Ipcviz -Itests/lib -c -o $@ $<
 
--include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) $(PCVIZ_TEST_OBJS:.o=.d)
+# make check runs the host tests of pcviz (tests/host/pcviz-*.sh), the
+# sanitizer builds among them.
+check: $(B)/host/pcviz $(PCVIZ_TESTS) $(B)/host/pcviz-asan $(PCVIZ_ASAN_TESTS)
+
+-include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) $(PCVIZ_TEST_OBJS:.o=.d) \
+	$(PCVIZ_ASAN_OBJS:.o=.d) $(PCVIZ_ASAN_TEST_OBJS:.o=.d)

@@ -75,7 +75,8 @@ static int mincore_refresh(struct pcv_file *f, int fd, struct pcv_res *total)
 	return status;
 }
 
-int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *used_mincore)
+int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool mincore_tells,
+			  bool *used_mincore)
 {
 	struct pcv_res total = { 0 };
 
@@ -85,6 +86,10 @@ int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *us
 		use_mincore = true;
 	}
 	*used_mincore = use_mincore;
+	if (use_mincore && !mincore_tells) {
+		errno = EPERM;
+		return -1;
+	}
 	if (use_mincore) {
 		if (mincore_refresh(f, fd, &total))
 			return -1;

@@ -15,8 +15,13 @@ int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r);
  * Refreshes f's cells and total from fd.  With use_mincore, or when the
  * kernel has no cachestat, the cells come from mincore(2) on at most
  * PCV_MINCORE_SAMPLES pages each, scaled, and *used_mincore is set.
- * Returns 0, or -1 with errno.
+ * mincore_tells says whether mincore reports this file's pages truthfully:
+ * since Linux 5.2 it reports every page resident to whoever neither owns
+ * the file nor may write it; then the refresh fails with EPERM instead.
+ * cachestat fails with EPERM for such a caller too, on kernels that have
+ * the rule.  Returns 0, or -1 with errno.
  */
-int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool *used_mincore);
+int pcv_residency_refresh(struct pcv_file *f, int fd, bool use_mincore, bool mincore_tells,
+			  bool *used_mincore);
 
 #endif

@@ -33,7 +33,10 @@ struct stale_list {
 	int n;
 };
 
-/* Is pid a running pcviz (our instance, or another live viewer's)? */
+/*
+ * Is pid a running pcviz (our instance, or another live viewer's)?  By
+ * name, so a build under another name (pcviz-asan) counts too.
+ */
 static bool live_pcviz(int pid)
 {
 	char path[64], comm[32];
@@ -41,7 +44,7 @@ static bool live_pcviz(int pid)
 	if (pid == getpid())
 		return true;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	return pcv_read_file(path, comm, sizeof(comm)) > 0 && !strcmp(comm, "pcviz\n");
+	return pcv_read_file(path, comm, sizeof(comm)) > 0 && !strncmp(comm, "pcviz", 5);
 }
 
 static int collect_stale(const char *name, void *ctx)
@@ -158,14 +161,16 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	dir = tracefs_tracing_dir();
 	if (!dir)
 		return fail(why, len, "%s", "tracefs is not mounted");
+	/* the formats first: no instance exists unless there are events to decode */
+	T.tep = load_formats();
+	if (!T.tep || !pcv_decoder_init(&T.dec, T.tep))
+		return fail(why, len, "%s", T.tep && T.dec.problem[0] ? T.dec.problem :
+					    "no page-cache events in this kernel");
 	remove_stale();
 	snprintf(name, sizeof(name), "pcviz-%d", getpid());
 	T.inst = tracefs_instance_create(name);
 	if (!T.inst)
 		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
-	T.tep = load_formats();
-	if (!T.tep || !pcv_decoder_init(&T.dec, T.tep))
-		return fail(why, len, "%s", "no page-cache events in this kernel");
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
 	for (int i = 0; i < PCV_NSPECS; i++) {
 		const struct pcv_evspec *s = &pcv_specs[i];
@@ -193,9 +198,10 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
 	m->events_on = true;
-	snprintf(why, len, "live from tracefs %s%s%s", name,
+	snprintf(why, len, "live from tracefs %s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
-		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "");
+		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "",
+		 T.dec.problem[0] ? "; not traced: " : "", T.dec.problem);
 	return 0;
 }
 

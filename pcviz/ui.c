@@ -266,8 +266,14 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 	const struct pcv_res *t = &f->total;
 	char sz[32];
 
-	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Residency  %s  (file %d/%d, %s)  zoom x%llu", f->path,
-	    u->sel + 1, m->nfiles, kib(f->size / 1024, sz, sizeof(sz)), 1ull << u->zoom);
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Residency  %s  (file %d/%d%s, %s)  zoom x%llu",
+	    f->path, u->sel + 1, m->nfiles, m->unwatched ? ", more not watched" : "",
+	    kib(f->size / 1024, sz, sizeof(sz)), 1ull << u->zoom);
+	if (f->unknown) {
+		/* no numbers, no map: nothing pcviz could show would be true */
+		put(y + 1, x, w, colour(u, C_ALERT) | A_BOLD, "residency unknown: %s", f->why);
+		return;
+	}
 	put(y + 1, x, w, A_NORMAL,
 	    "cached %llu/%llu pages (%.1f%%)  dirty %llu  writeback %llu  evicted %llu  "
 	    "recently evicted %llu",
@@ -291,7 +297,7 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 		put(y + h - 1, x, w, colour(u, C_ALERT) | A_BOLD, "%s", f->note);
 	else if (!strcmp(m->res_source, "mincore"))
 		put(y + h - 1, x, w, colour(u, C_ALERT) | A_BOLD,
-		    "mincore, sampled: no dirty/writeback, and 0 unless you own or may write the file");
+		    "mincore, sampled: no dirty or writeback pages");
 	else
 		put(y + h - 1, x, w, A_DIM,
 		    "%s: pages %llu-%llu, %llu/cell: %s none %s%s%s%s all cached, D dirty, "
@@ -306,18 +312,24 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 static void draw_files(struct ui *u, int y, int x, int h, int w)
 {
 	int order[PCV_MAX_FILES], n = sorted(u, order);
+	char unwatched[160], cached[32];
 
-	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Files (sorted by %s; n/N select, s sort)",
-	    sort_name[u->sort]);
+	pcv_unwatched_words(u->m, unwatched, sizeof(unwatched));
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Files (sorted by %s; n/N select, s sort)  %s",
+	    sort_name[u->sort], unwatched);
 	for (int i = 0; i < n && i < h - 1; i++) {
 		const struct pcv_file *f = &u->m->files[order[i]];
 
+		if (f->unknown)
+			snprintf(cached, sizeof(cached), "%s", "unknown");
+		else
+			snprintf(cached, sizeof(cached), "%6.1f%%", pct(f->total.cached, f->pages));
 		put(y + 1 + i, x, w, order[i] == u->sel ? A_REVERSE : A_NORMAL,
-		    "%c %-40s %10llu pages %6.1f%% cached, events: %llu add %llu delete %llu mark %s",
-		    order[i] == u->sel ? '>' : ' ', f->path, (unsigned long long)f->pages,
-		    pct(f->total.cached, f->pages), (unsigned long long)f->events[PCV_EV_ADD],
+		    "%c %-40s %10llu pages %7s cached, events: %llu add %llu delete %llu mark %s",
+		    order[i] == u->sel ? '>' : ' ', f->path, (unsigned long long)f->pages, cached,
+		    (unsigned long long)f->events[PCV_EV_ADD],
 		    (unsigned long long)f->events[PCV_EV_DELETE],
-		    (unsigned long long)f->events[PCV_EV_DB_MARK], f->note);
+		    (unsigned long long)f->events[PCV_EV_DB_MARK], f->unknown ? f->why : f->note);
 	}
 }
 
@@ -514,12 +526,15 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 	struct ui u = { .src = s, .m = m, .o = o, .speed = o->speed };
 	const char *no_color = getenv("NO_COLOR");
 	double next, drained;
+	SCREEN *screen;
 
 	setlocale(LC_ALL, "");
 	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
-	if (!initscr()) {
+	/* newterm returns NULL where initscr would exit */
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
 		fprintf(stderr, "pcviz: cannot use this terminal; try --batch\n");
-		return 1;
+		return 2;
 	}
 	cbreak();
 	noecho();
@@ -561,5 +576,6 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		}
 	}
 	endwin();
+	delscreen(screen);
 	return 0;
 }

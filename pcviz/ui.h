@@ -7,6 +7,11 @@
 
 #include "source.h"
 
+/*
+ * Can the views use this terminal (TERM)?  -1 with the reason in err if
+ * not.  ncurses itself would exit the process on a bad TERM.
+ */
+int pcv_ui_check_terminal(char *err, size_t len);
 /* Runs until q, o->count refreshes or *stop; returns the exit status. */
 int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
 	       volatile sig_atomic_t *stop);

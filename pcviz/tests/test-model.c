@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "message.h"
 #include "model.h"
 #include "options.h"
 #include "output.h"
@@ -246,6 +247,44 @@ static void test_reconstruct(void)
 	tap_ok(f->cells[2].r.cached == 8 && f->cells[2].changed && !f->cells[0].changed,
 	       "a new arrival changes its cell only");
 	pcv_model_free(&M);
+
+	/* ranges over many words, at odd ends: the count stays exact */
+	pcv_model_init(&M);
+	M.reconstruct = true;
+	pcv_model_add_file(&M, "big", 7 << 20 | 1, 12, 1ull << 33);	/* 2^21 pages */
+	f = &M.files[0];
+	pcv_file_track_pages(f);
+	feed(ev(PCV_EV_DB_MARK, 12, 5, (1u << 20) + 100, 0));
+	feed(ev(PCV_EV_DELETE, 12, 63, 66, 0));
+	feed(ev(PCV_EV_ADD, 12, 64, 1, 0));
+	tap_ok(f->total.cached == (1u << 20) + 100 - 66 + 1,
+	       "a million pages marked, 66 deleted across words, one back: %llu cached",
+	       (unsigned long long)f->total.cached);
+	feed(ev(PCV_EV_DELETE, 12, 0, UINT64_MAX, 0));
+	tap_ok(f->total.cached == 0, "everything deleted: 0 cached");
+	pcv_model_free(&M);
+}
+
+static void test_messages(void)
+{
+	char err[128], path[6000];
+
+	pcv_path_error(err, sizeof(err), "/a/b", "%s", "No such file or directory");
+	tap_ok(!strcmp(err, "/a/b: No such file or directory"), "path error: '%s'", err);
+	memset(path, 'x', sizeof(path) - 1);
+	path[sizeof(path) - 1] = 0;
+	path[0] = '/';
+	pcv_path_error(err, sizeof(err), path, "%s", "File name too long");
+	tap_ok(strlen(err) == sizeof(err) - 1 && !strncmp(err, "...xxx", 6) &&
+	       !strcmp(err + strlen(err) - 21, "x: File name too long"),
+	       "a 6000-byte path gives way to the reason: '%.12s...%s'", err, err + strlen(err) - 24);
+	memcpy(path + sizeof(path) - 60, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8);
+	for (size_t len = 40; len < 50; len++) {
+		pcv_path_error(err, len, path, "%s", "No");
+		if ((err[3] & 0xc0) == 0x80)
+			break;
+	}
+	tap_ok((err[3] & 0xc0) != 0x80, "the path is never cut inside a UTF-8 character");
 }
 
 static double now_us(void)
@@ -273,7 +312,7 @@ static double refresh_us(const char *path, uint64_t size, struct pcv_res *total,
 	for (int i = 0; i < 5; i++) {
 		double t0 = now_us();
 
-		if (pcv_residency_refresh(&M.files[0], fd, mincore, &used))
+		if (pcv_residency_refresh(&M.files[0], fd, mincore, true, &used))
 			best = -1;
 		else if (now_us() - t0 < best)
 			best = now_us() - t0;
@@ -369,6 +408,76 @@ static void test_output(void)
 	pcv_model_free(&M);
 }
 
+/* Residency pcviz cannot know is shown as unknown, never as a number. */
+static void test_unknown(void)
+{
+	char *buf = NULL, *line2;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/x/mine", 1, 2, 8192);
+	pcv_model_add_file(&M, "/x/theirs", 1, 3, 8192);
+	M.files[0].total = (struct pcv_res){ .pages = 2, .cached = 1 };
+	M.files[1].total = (struct pcv_res){ .pages = 2 };
+	M.files[1].unknown = true;
+	snprintf(M.files[1].why, sizeof(M.files[1].why), "cachestat refused: not yours");
+	pcv_csv_header(out);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	line2 = strchr(buf, '\n') + 1;
+	tap_ok(!strncmp(buf, "time,files,pages,cached,dirty,writeback,evicted,recently_evicted,"
+			"residency,states,", 75),
+	       "CSV: a states column after residency");
+	tap_ok(strstr(line2, ",2,4,,,,,,cachestat,ok unknown,") != NULL,
+	       "CSV: totals empty when a file's residency is unknown; states 'ok unknown'");
+	free(buf);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(strstr(buf, "\"cached\":null,") &&
+	       strstr(buf, "\"path\":\"/x/mine\",\"size\":8192,\"pages\":2,\"cached\":1,") &&
+	       strstr(buf, "\"path\":\"/x/theirs\",\"size\":8192,\"pages\":2,\"cached\":null,") &&
+	       strstr(buf, "\"state\":\"unknown\",\"note\":\"cachestat refused: not yours\""),
+	       "JSON: null for the unknown file and the totals, its state and why");
+	free(buf);
+	pcv_model_free(&M);
+}
+
+/* File names are bytes: JSON gets valid UTF-8 whatever they are. */
+static void test_json_names(void)
+{
+	static const struct {
+		const char *name, *json, *what;
+	} names[] = {
+		{ "caf\xc3\xa9", "caf\xc3\xa9", "valid UTF-8 as it is" },
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80", "\xe2\x82\xac\xf0\x9f\x98\x80", "3 and 4 bytes" },
+		{ "a\xff\xfe", "a\\udcff\\udcfe", "bytes never in UTF-8" },
+		{ "\xc0\x80", "\\udcc0\\udc80", "an overlong NUL" },
+		{ "\xed\xa0\x80", "\\udced\\udca0\\udc80", "a UTF-16 surrogate" },
+		{ "\xf4\x90\x80\x80", "\\udcf4\\udc90\\udc80\\udc80", "past U+10FFFF" },
+		{ "\xe2\x82", "\\udce2\\udc82", "a character cut short" },
+		{ "\xe2\x82x", "\\udce2\\udc82x", "cut short, then ASCII" },
+		{ "tab\t\"q\"", "tab\\u0009\\\"q\\\"", "control characters and quotes" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *buf = NULL, want[128];
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		pcv_model_init(&M);
+		pcv_model_add_file(&M, names[i].name, 1, 2, 0);
+		pcv_json_line(out, &M);
+		fclose(out);
+		snprintf(want, sizeof(want), "\"path\":\"%s\",", names[i].json);
+		tap_ok(strstr(buf, want) != NULL, "JSON names: %s", names[i].what);
+		free(buf);
+		pcv_model_free(&M);
+	}
+}
+
 static int parse(const char *args, struct pcv_options *o, char *err)
 {
 	static char copy[512];
@@ -392,8 +501,11 @@ static void test_options(void)
 		{ "pcviz -c 0 f", "--count 0: not a whole number" },
 		{ "pcviz -c 1.5 f", "--count 1.5" },
 		{ "pcviz --buffer-kb 1 f", "--buffer-kb 1" },
-		{ "pcviz --events add,nosuch f", "--events add,nosuch: not all or a list" },
-		{ "pcviz -e , f", "--events ,: not all" },
+		{ "pcviz --events add,nosuch f", "--events: 'nosuch' is not an event name" },
+		{ "pcviz -e , f", "--events ',': no event names in it" },
+		{ "pcviz --max-files 0 f", "--max-files 0: not a whole number from 1 to 4096" },
+		{ "pcviz --max-files 4097 f", "--max-files 4097" },
+		{ "pcviz --max-files 2.5 f", "--max-files 2.5" },
 		{ "pcviz --speed -2 --replay t", "--speed -2" },
 		{ "pcviz --frobnicate f", "unknown option" },
 		{ "pcviz -x f", "unknown option -x" },
@@ -403,7 +515,7 @@ static void test_options(void)
 		{ "pcviz --synthetic f", "f: no files with" },
 	};
 	struct pcv_options o;
-	char err[256];
+	char err[256], args[512];
 
 	tap_ok(parse("pcviz -j -i 0.25 -c 3 --no-events a b", &o, err) == 0 && o.json && o.batch &&
 	       o.interval == 0.25 && o.count == 3 && !o.events && o.npaths == 2 &&
@@ -417,6 +529,39 @@ static void test_options(void)
 	       o.events == (1u << PCV_EV_NKINDS) - 1 &&
 	       o.buffer_kb == 4096 && !o.batch,
 	       "options: defaults");
+	/* the values the review tried (issue #15), as argv: empty and spaced ones too */
+	static const char *const values[][2] = {
+		{ "--interval", "0" }, { "--interval", "-1" }, { "--interval", "1e308" },
+		{ "--interval", "nan" }, { "--interval", "inf" }, { "--interval", "" },
+		{ "--interval", "1x" }, { "--interval", "0.001" }, { "--count", "0" },
+		{ "--count", "-3" }, { "--count", "1e300" }, { "--count", "2.5" }, { "--count", "" },
+		{ "--buffer-kb", "1e300" }, { "--buffer-kb", "-64" }, { "--buffer-kb", "nan" },
+		{ "--speed", "0" }, { "--speed", "1e308" }, { "--speed", "-inf" },
+		{ "--max-files", "1e300" }, { "--max-files", "-1" }, { "--events", "" },
+	};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char *argv[] = { "pcviz", (char *)values[i][0], (char *)values[i][1], "f", NULL };
+
+		tap_ok(pcv_parse_options(4, argv, &o, err, sizeof(err)) == -1 &&
+		       strstr(err, values[i][0]),
+		       "options: %s '%s' refused: %s", values[i][0], values[i][1], err);
+	}
+	tap_ok(parse("pcviz --max-files 1000 f", &o, err) == 0 && o.max_files == 1000 &&
+	       parse("pcviz f", &o, err) == 0 && o.max_files == 64,
+	       "options: --max-files, 64 by default");
+	/* lists longer than any buffer: checked whole, never cut (F12) */
+	snprintf(args, sizeof(args), "pcviz -e %s%s f", "add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,", "bogus");
+	tap_ok(parse(args, &o, err) == -1 && strstr(err, "'bogus' is not an event name"),
+	       "options: a bad name after 256 characters of good ones is refused: %s", err);
+	snprintf(args, sizeof(args), "pcviz -e %s%s f", "add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,add,"
+		 "add,add,add,add,add,add,add,add,add,add,add,add,", "db_mark");
+	tap_ok(parse(args, &o, err) == 0 && o.events == (1u << PCV_EV_ADD | 1u << PCV_EV_DB_MARK),
+	       "options: a good name after 256 characters counts too");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int status = parse(bad[i].args, &o, err);
 
@@ -437,6 +582,9 @@ int main(int argc, char **argv)
 	else
 		tap_skip("no scratch directory given", "cachestat on real files");
 	test_output();
+	test_unknown();
+	test_json_names();
+	test_messages();
 	test_options();
 	return tap_done(0);
 }

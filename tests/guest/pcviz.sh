@@ -148,16 +148,106 @@ echo 1 >"$T/instances/pcviz-999999/events/filemap/mm_filemap_add_to_page_cache/e
 pcviz --batch --count 1 -i 0.1 "$f" >/dev/null 2>&1
 ok "[ ! -e '$T/instances/pcviz-999999' ]" "a stale pcviz-999999 instance (no such process) is removed"
 
+# Stopped at each stage, pcviz leaves no instance behind.  Early: SIGTERM
+# while it starts (before or after its instance exists, wherever it lands)
+for delay in 0 0.05 0.1 0.2 0.4; do
+	pcviz --batch -i 0.2 "$f" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	ok "[ ! -e '$T/instances/pcviz-$pid' ] && [ $status = 143 ]" \
+		"SIGTERM $delay s into a start: no instance left (status $status)"
+done
+
+# The live view, on a terminal (script(1) gives it one); keys through a FIFO.
+# view NAME TERM: starts it; sets $pid once its instance exists
+view() {
+	rm -f "$out/$1.keys"
+	mkfifo "$out/$1.keys"
+	TERM=$2 script -qfec "pcviz -i 0.2 $f" /dev/null <"$out/$1.keys" >"$out/$1.screen" 2>&1 &
+	exec 3>"$out/$1.keys"
+	pid=""
+	n=0
+	while [ -z "$pid" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+		for i in "$T"/instances/pcviz-*; do
+			[ -e "$i" ] && pid=${i##*/pcviz-}
+		done
+	done
+	while ! grep -q Residency "$out/$1.screen" && [ $n -lt 200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+view quit vt100
+ok "[ -n '$pid' ] && grep -q Residency '$out/quit.screen'" "the live view on a terminal: its instance pcviz-$pid exists"
+printf q >&3
+exec 3>&-
+wait
+is "$(instances)" 0 "... q: the instance is removed"
+view term vt100
+kill -TERM "$pid"
+exec 3>&-
+wait
+is "$(instances)" 0 "the live view, SIGTERM: the instance is removed"
+view kill vt100
+kill -KILL "$pid"
+exec 3>&-
+wait
+ok "[ -d '$T/instances/pcviz-$pid' ]" "the live view, SIGKILL: the instance stays (no cleanup is possible)"
+pcviz --batch --count 1 -i 0.1 "$f" >/dev/null 2>&1
+is "$(instances)" 0 "... and the next pcviz removes it"
+TERM=nonexistent-term script -qec "pcviz $f" /dev/null >"$out/badterm.screen" 2>&1
+is "$?" 2 "an unknown TERM: status 2"
+ok "grep -q 'pcviz: TERM=nonexistent-term: unknown terminal type; try --batch' '$out/badterm.screen'" \
+	"... pcviz's own message"
+is "$(instances)" 0 "... and no instance left behind"
+
+# A kernel format without a field pcviz reads (bind-mounted over the real
+# one in a private mount namespace): that event is not traced, pcviz says
+# so, and its instance goes as usual
+F=$T/events/filemap/mm_filemap_add_to_page_cache/format
+sed 's/ s_dev;/ x_dev;/' "$F" >"$out/add.format"
+unshare -m sh -c "mount --bind '$out/add.format' '$F' &&
+	pcviz --batch --count 1 -i 0.1 '$f'" >"$out/format.csv" 2>"$out/format.err"
+is "$?" 0 "a kernel format without s_dev: pcviz runs"
+is "$(col events_why "$out/format.csv" | sed 's/.*; not traced: //')" \
+	"filemap:mm_filemap_add_to_page_cache has no usable field s_dev" "... and says which event it leaves out"
+is "$(instances)" 0 "... no instance left behind"
+: >"$out/empty.format"
+unshare -m sh -c "for e in '$T'/events/*/*/format; do mount --bind '$out/empty.format' \"\$e\"; done &&
+	pcviz --batch --count 1 -i 0.1 '$f'" >"$out/noformat.csv" 2>"$out/noformat.err"
+is "$(col events "$out/noformat.csv"),$(col events_why "$out/noformat.csv")" \
+	"off,no page-cache events in this kernel" "no event formats at all: no events, and why"
+is "$(instances)" 0 "... and no instance was made"
+
 # Not root: no tracing, and why, in the batch output
 chmod 644 "$f"
-su student -c "pcviz --batch --count 1 -i 0.1 $f" \
+cp "$f" /mnt/ext4/pcviz-student
+chown student /mnt/ext4/pcviz-student
+su student -c "pcviz --batch --count 1 -i 0.1 /mnt/ext4/pcviz-student" \
 	>"$out/user.csv" 2>"$out/user.err"
 status=$?
-is "$status" 0 "as a user pcviz runs"
+is "$status" 0 "as a user pcviz runs on the user's file"
 [ "$status" = 0 ] || diag "$(cat "$out/user.err")"
 is "$(col events "$out/user.csv"),$(col events_why "$out/user.csv")" "off,not root: tracing needs root" \
 	"... without events, and says why"
-is "$(col cached "$out/user.csv")" "$(pclab-rw -S "$f" | cut -d' ' -f1)" "... residency still right"
+is "$(col cached "$out/user.csv")" "$(pclab-rw -S /mnt/ext4/pcviz-student | cut -d' ' -f1)" \
+	"... residency right"
+rm /mnt/ext4/pcviz-student
+# root's file: the kernel refuses cachestat, mincore would say "all cached"
+cat "$f" >/dev/null
+for how in "" --mincore; do
+	su student -c "pcviz --batch $how --count 1 -i 0.1 $f" >"$out/theirs.csv" 2>"$out/theirs.err"
+	is "$?" 3 "as a user on root's file${how:+ with $how}: status 3"
+	is "$(col cached "$out/theirs.csv"),$(col states "$out/theirs.csv")" ",unknown" \
+		"... cached unknown (empty), not a number"
+	ok "grep -q 'residency unknown: .*you neither own the file nor may write it' '$out/theirs.err'" \
+		"... and why, on stderr"
+done
 
 # The JSON lines
 pcviz --json --count 1 -i 0.1 "$f" >"$out/line.json"

@@ -116,12 +116,108 @@ ok "tail -n 1 '$tmp/change.json' | grep -q '\"pages\":256,.*\"state\":\"truncate
 	"... the truncated one as truncated, with its new size"
 
 # not root: no events, and why (pcviz stops before tracefs: safe on the host)
-setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" --count 1 -i 0.1 "$tmp/f" \
-	>"$tmp/user.csv" 2>"$tmp/err"
-is "$?" 0 "as nobody, pcviz runs"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" "$@"; }
+cp "$tmp/f" "$tmp/nobodys"
+chown nobody "$tmp/nobodys"
+as_nobody --count 1 -i 0.1 "$tmp/nobodys" >"$tmp/user.csv" 2>"$tmp/err"
+is "$?" 0 "as nobody, pcviz runs on a file of nobody's"
 is "$(field events "$tmp/user.csv"),$(field events_why "$tmp/user.csv")" \
 	"off,not root: tracing needs root" "... without events, saying why in the batch output"
 ok "grep -q 'pcviz: no events: not root' '$tmp/err'" "... and on stderr"
+
+# Residency pcviz cannot know is "unknown", never a number: root's file,
+# readable by all, a quarter of it cached, seen by nobody
+python3 -c 'import os,sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.pread(fd, 1 << 20, 0)' "$tmp/f"
+want=$(fincore --noheadings --output PAGES "$tmp/f" | tr -d ' ')
+diag "root's file: $want of 1024 pages cached (fincore)"
+# unknown NAME DESC REASON OPTIONS...: the checks for one way of asking
+unknown() {
+	local name=$1 how=$2 why=$3
+	shift 3
+	as_nobody --no-events --json --count 1 -i 0.1 "$@" "$tmp/f" "$tmp/nobodys" \
+		>"$tmp/$name.json" 2>"$tmp/$name.err"
+	is "$?" 3 "$how as nobody on root's file: exit status 3 (a file could not be inspected)"
+	ok "python3 -c 'import json,sys
+o = json.loads(open(sys.argv[1]).readline())
+f, g = o[\"per_file\"]
+assert f[\"state\"] == \"unknown\" and f[\"cached\"] is None and f[\"pages\"] == 1024
+assert g[\"state\"] == \"ok\" and g[\"cached\"] is not None
+assert o[\"cached\"] is None and o[\"pages\"] == 2048 and o[\"states\"] == \"unknown ok\"
+' '$tmp/$name.json'" "... JSON: root's file unknown (null, not a number), the other ok; totals null"
+	is "$(grep -c 'residency unknown' "$tmp/$name.err")" 1 "... one line about it on stderr"
+	ok "grep -q '^pcviz: $tmp/f: residency unknown: $why' '$tmp/$name.err'" "... naming the file and why"
+}
+unknown mincore "--mincore" "mincore cannot tell" --mincore
+unknown cachestat "cachestat" "cachestat refused"
+as_nobody --no-events --count 2 -i 0.1 "$tmp/f" >"$tmp/unknown.csv" 2>"$tmp/unknown.err"
+is "$?" 3 "CSV (the default): exit status 3 too"
+is "$(field cached "$tmp/unknown.csv"),$(field pages "$tmp/unknown.csv"),$(field states "$tmp/unknown.csv")" \
+	",1024,unknown" "... cached empty, not 0; the states column says unknown"
+is "$(grep -c 'residency unknown' "$tmp/unknown.err")" 1 "... the reason on stderr once, not once per line"
+
+# pseudo-filesystems have no page cache to show; devices are no files
+for path in /proc/meminfo /proc /sys/kernel/mm/transparent_hugepage/enabled; do
+	live --count 1 "$path" >"$tmp/out" 2>&1
+	is "$?" 1 "$path: refused, status 1"
+	ok "grep -q '^pcviz: $path: on a pseudo-filesystem ([a-z]*): it has no page cache to show' '$tmp/out'" \
+		"... says why: $(head -n 1 "$tmp/out")"
+done
+live --count 1 /dev/null >"$tmp/out" 2>&1
+ok "grep -q '^pcviz: /dev/null: a character device, not a regular file or a directory' '$tmp/out'" \
+	"/dev/null: refused as a character device"
+
+# a file name that is not UTF-8 is escaped in JSON, so that it decodes back to its bytes
+mkdir "$tmp/names"
+head -c 4096 /dev/zero >"$tmp/names/$(printf 'caf\351-\377\376')"
+head -c 4096 /dev/zero >"$tmp/names/$(printf 'ok-\303\251')"
+live --json --count 1 -i 0.1 "$tmp/names" >"$tmp/names.json" 2>/dev/null
+ok "python3 -c 'import json,os,sys
+o = json.loads(open(sys.argv[1], \"rb\").read())
+names = sorted(os.fsencode(os.path.basename(f[\"path\"])) for f in o[\"per_file\"])
+assert names == [b\"caf\\xe9-\\xff\\xfe\", b\"ok-\\xc3\\xa9\"], names
+' '$tmp/names.json'" "JSON of non-UTF-8 names is valid UTF-8 and gives the names' bytes back"
+
+# more files than the limit: pcviz says so and how to raise it
+mkdir "$tmp/many"
+for i in $(seq 1 70); do : >"$tmp/many/$(printf 'f%03d' "$i")"; done
+live --count 1 -i 0.1 "$tmp/many" >"$tmp/many.csv" 2>"$tmp/many.err"
+is "$?" 0 "a directory of 70 files: pcviz runs"
+is "$(field files "$tmp/many.csv")" 64 "... on the first 64"
+ok "grep -q '^pcviz: 6 files not watched: pcviz watches 64 files (--max-files N raises it' '$tmp/many.err'" \
+	"... and says how many are left out and how to raise the limit"
+live --max-files 100 --count 1 -i 0.1 "$tmp/many" >"$tmp/many.csv" 2>"$tmp/many.err"
+is "$(field files "$tmp/many.csv"),$(wc -l <"$tmp/many.err")" "70,1" "--max-files 100: all 70, no warning"
+
+# a long name keeps its reason (the path is cut, not the reason)
+long=$tmp/$(printf 'x%.0s' $(seq 1 5000))
+live "$long" >"$tmp/out" 2>&1
+is "$?" 1 "a 5000-character name: status 1"
+ok "grep -q 'xxx: File name too long\$' '$tmp/out' && [ \$(wc -l <'$tmp/out') = 1 ]" \
+	"... one line that ends with the reason"
+"$bin" --replay "$long" >"$tmp/out" 2>&1
+ok "grep -q 'xxx: File name too long\$' '$tmp/out'" "... with --replay too"
+
+# files coming and going in a directory while pcviz scans it: never a failure
+mkdir "$tmp/churn"
+: >"$tmp/churn/anchor"
+(
+	while [ -e "$tmp/churn/anchor" ]; do
+		for i in $(seq 1 40); do : >"$tmp/churn/c$i"; done
+		rm -f "$tmp/churn"/c*
+	done
+) &
+churn=$!
+failed=0
+for _ in $(seq 1 40); do
+	live --count 1 -i 0.01 "$tmp/churn" >/dev/null 2>"$tmp/churn.err" || failed=$((failed + 1))
+done
+rm "$tmp/churn/anchor"
+wait "$churn"
+is "$failed" 0 "40 starts on a directory whose files come and go: none fails"
+[ "$failed" = 0 ] || diag "$(cat "$tmp/churn.err")"
 
 # auto batch mode when stdout is not a terminal (no --batch given)
 live --count 1 -i 0.1 "$tmp/f" 2>/dev/null | head -n 1 >"$tmp/auto"
@@ -145,7 +241,7 @@ else
 fi
 "$bin" --replay "$tmp/f" >"$tmp/out" 2>&1
 is "$?" 1 "--replay of a file that is no trace.dat: status 1"
-ok "grep -q 'cannot open it as a trace-cmd trace.dat' '$tmp/out'" "... says so"
+ok "grep -q 'f: not a trace-cmd trace.dat$' '$tmp/out'" "... says so"
 
 # the build: a second make does nothing
 ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \

@@ -153,6 +153,38 @@ check "... and no block characters" lacks ascii '[█·░]'
 start clocale 100 30 LANG=C LC_ALL=C -- --synthetic -i 0.2
 check "a terminal without UTF-8: ASCII by itself" wait_for clocale '####'
 
+# real files (never traced: --no-events): a residency pcviz cannot know, and
+# more files than it watches
+chmod 755 "$tmp"
+mkdir -m 755 "$tmp/files"
+head -c 1M /dev/zero >"$tmp/files/roots"
+chmod 644 "$tmp/files/roots"
+tm new-session -d -s unknown -x 100 -y 30 "env LANG=C.UTF-8 setpriv --reuid=nobody --regid=nogroup \
+	--clear-groups $bin --no-events $tmp/files/roots; echo EXIT=\$?; sleep 60"
+check "as nobody on root's file: the map says its residency is unknown, and why" \
+	wait_for unknown 'residency unknown: (cachestat refused|mincore cannot tell): you neither own'
+check "... and shows no count of cached pages" lacks unknown 'cached [0-9]+/'
+key unknown 2
+check "... the file list says unknown too" wait_for unknown 'pages +unknown cached'
+key unknown q
+for i in $(seq 1 70); do : >"$tmp/files/$(printf 'f%03d' "$i")"; done
+start many 120 30 -- --no-events "$tmp/files"
+key many 2
+check "71 files: the file list says how many are not watched and how to raise it" \
+	wait_for many '7 files not watched: pcviz watches 64 files \(--max-files N raises it'
+check "... the map's title too" has many 'file 1/64, more not watched'
+key many q
+
+# a terminal ncurses does not know: pcviz's own message, before anything else runs
+start badterm 100 30 TERM=nonexistent-term -- --synthetic
+check "TERM unknown: pcviz says so and suggests --batch" \
+	wait_for badterm '^pcviz: TERM=nonexistent-term: unknown terminal type; try --batch'
+check "... exit status 2" wait_for badterm 'EXIT=2'
+start noterm 100 30 TERM= -- --synthetic
+check "TERM empty: pcviz says so, exit status 2" \
+	wait_for noterm '^pcviz: TERM is not set: no terminal type for the views; try --batch'
+check "... exit status 2" wait_for noterm 'EXIT=2'
+
 start term 100 30 -- --synthetic -i 0.3
 wait_for term 'Residency'
 pid=$(pgrep -n -f -- "$bin --synthetic -i 0.3")

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of pcviz's event decoder (TAP): formats with missing or
+ * unreadable fields, and records too short for the fields they should
+ * carry.  Run by tests/host/pcviz-unit.sh.  The formats are text, as a
+ * trace.dat or tracefs hands them over; nothing is traced.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+#include "tap.h"
+
+#define COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* mm_filemap_add_to_page_cache as Linux 6.12 describes it */
+#define ADD_FIELDS \
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:dev_t s_dev;\toffset:32;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned char order;\toffset:36;\tsize:1;\tsigned:0;\n"
+#define PRINT "\nprint fmt: \"ino %lx\", REC->i_ino\n"
+
+static const char add_format[] = "name: mm_filemap_add_to_page_cache\nID: 500\nformat:\n" COMMON
+	ADD_FIELDS PRINT;
+
+/* A tep with the format of add events, edited: from is replaced by to. */
+static struct tep_handle *tep_with(const char *from, const char *to)
+{
+	struct tep_handle *tep = tep_alloc();
+	char text[sizeof(add_format) + 64];
+	const char *at = from ? strstr(add_format, from) : NULL;
+
+	if (at)
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - add_format), add_format, to,
+			 at + strlen(from));
+	else
+		snprintf(text, sizeof(text), "%s", add_format);
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, text, strlen(text), "filemap");
+	return tep;
+}
+
+static void test_formats(void)
+{
+	static const struct {
+		const char *from, *to, *what, *problem;
+	} broken[] = {
+		{ "dev_t s_dev;", "dev_t x_dev;", "a renamed field (s_dev)", "no usable field s_dev" },
+		{ "long pfn;", "long pfx;", "the first field renamed", "no usable field pfn" },
+		{ "unsigned char order;", "unsigned char ordre;", "the last field renamed",
+		  "no usable field order" },
+		{ "s_dev;\toffset:32;\tsize:4", "s_dev;\toffset:32;\tsize:3", "a field of 3 bytes",
+		  "no usable field s_dev" },
+		{ "short common_type;", "short common_typo;", "no common_type",
+		  "no usable field common_type" },
+	};
+	struct pcv_decoder d;
+	struct tep_handle *tep = tep_with(NULL, NULL);
+
+	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[0].id == 500 && !d.problem[0],
+	       "the 6.12 format of mm_filemap_add_to_page_cache decodes");
+	tep_free(tep);
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		tep = tep_with(broken[i].from, broken[i].to);
+		tap_ok(pcv_decoder_init(&d, tep) == 0 && d.ev[0].id == -1 &&
+		       strstr(d.problem, "filemap:mm_filemap_add_to_page_cache") &&
+		       strstr(d.problem, broken[i].problem),
+		       "%s: the event is not used, and the decoder says why: %s", broken[i].what,
+		       d.problem);
+		tep_free(tep);
+	}
+}
+
+static void test_records(void)
+{
+	struct tep_handle *tep = tep_with(NULL, NULL);
+	struct pcv_decoder d;
+	unsigned char data[40] = { 0 };
+	uint16_t type = 500;
+	uint64_t ino = 12, index = 7;
+	uint32_t dev = 8 << 20 | 1;
+	struct tep_record rec = { .ts = 2000000000, .data = data, .size = sizeof(data) };
+	struct pcv_event ev;
+
+	pcv_decoder_init(&d, tep);
+	memcpy(data, &type, 2);
+	memcpy(data + 16, &ino, 8);
+	memcpy(data + 24, &index, 8);
+	memcpy(data + 32, &dev, 4);
+	data[36] = 2;
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD && ev.ino == 12 && ev.index == 7 &&
+	       ev.dev == dev && ev.nr_pages == 4 && ev.ts == 2.0,
+	       "a record decodes: ino, index, dev, order 2 is 4 pages, time in seconds");
+	rec.size = 36;
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a record too short for its last field is not decoded");
+	rec.size = 1;
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a record too short for its type is not decoded");
+	type = 501;
+	memcpy(data, &type, 2);
+	rec.size = sizeof(data);
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a record of another event is not decoded");
+	tep_free(tep);
+}
+
+int main(void)
+{
+	tep_set_loglevel(TEP_LOG_NONE);
+	test_formats();
+	test_records();
+	return tap_done(0);
+}
