@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <liburing.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -167,12 +168,25 @@ static struct run {
 	FILE *log;
 } r;
 
+/*
+ * Set by SIGINT or SIGTERM: the run ends at the next block and reports what
+ * it did, so a script can run iolab beside another workload for exactly as
+ * long as that workload takes.
+ */
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
 /* The next block to do, or -1 when the run is over. */
 static long long next(void)
 {
 	double t = now();
 
-	if ((o.seconds > 0 && t - r.start >= o.seconds) ||
+	if (stop_requested || (o.seconds > 0 && t - r.start >= o.seconds) ||
 	    (o.seconds <= 0 && r.next_block >= r.nblocks))
 		return -1;
 	if (o.rate > 0 && r.ops / o.rate > t - r.start) {
@@ -274,8 +288,12 @@ static void run_uring(int fd, unsigned char *buf)
 		long long block;
 		int res;
 
-		if (io_uring_wait_cqe(&ring, &cqe))
-			die("io_uring", "wait failed");
+		/* a stop request interrupts the wait; the requests still complete */
+		do
+			res = io_uring_wait_cqe(&ring, &cqe);
+		while (res == -EINTR);
+		if (res)
+			die("io_uring", strerror(-res));
 		sl = io_uring_cqe_get_data(cqe);
 		res = cqe->res;
 		io_uring_cqe_seen(&ring, cqe);
@@ -476,6 +494,9 @@ int main(int argc, char **argv)
 
 	srandom(1);
 	find_kswapd();
+	/* no SA_RESTART: a rate-limited run's sleep ends at the signal */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = request_stop }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = request_stop }, NULL);
 	before = take_baseline();
 	r.last_kswapd = before.kswapd_ticks;
 	r.cached_peak = before.cached_kib;
