@@ -11,6 +11,7 @@
 #   measure NAME IOLAB-ARGS...  run iolab: NAME.json (summary), NAME.csv
 #                               (per-second log), one line of progress
 #   json NAME KEY               a number from NAME.json
+#   disk_dev                    the name of the disk under $dir (vdb, ...)
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
 #                               disk under $dir (1 and 3: reads and their
 #                               sectors, 5 and 7: writes, 16: cache flushes)
@@ -27,8 +28,12 @@ secs=${LAB_SECONDS:-10}
 
 say() { echo "$LAB: $*"; }
 
+disk_dev() {
+	awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts
+}
+
 disk_stat() {
-	awk -v f="$1" '{ print $f }' "/sys/block/$(awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts)/stat"
+	awk -v f="$1" '{ print $f }' "/sys/block/$(disk_dev)/stat"
 }
 
 cold() {
@@ -58,22 +63,30 @@ measure() {
 }
 
 # noisy NAME MODE HOT BIG: a latency-sensitive reader (random 4 KiB reads
-# of HOT at 500 per second, counting page-cache hits) for $secs seconds,
-# beside a 1 MiB streaming reader of BIG in mode MODE (none: alone).  HOT
-# is read twice first, so it starts cached and on the active list.
-# Writes NAME-hot.json/.csv, NAME-stream.json/.csv and NAME.resident
-# ("hot-pages-before hot-pages-after").
+# of HOT at 500 per second, counting page-cache hits) beside a 1 MiB
+# streaming reader of all of BIG in mode MODE, for as long as the stream
+# takes; alone (MODE none) for $secs seconds.  The stream is sized by data,
+# not time: BIG, several times RAM, must pass through the cache whatever
+# the machine's speed.  HOT is read twice first, so it starts cached and on
+# the active list.  Writes NAME-hot.json/.csv, NAME-stream.json/.csv and
+# NAME.resident ("hot-pages-before hot-pages-after").
 noisy() {
 	cold
 	cat "$3" >/dev/null
 	cat "$3" >/dev/null
 	h0=$(pclab-rw -S "$3" | cut -d' ' -f1)
-	iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >"$out/$1-hot.json" &
-	reader=$!
-	if [ "$2" != none ]; then
-		iolab -j -m "$2" -b 1M -t "$secs" -l "$out/$1-stream.csv" "$4" >"$out/$1-stream.json"
+	if [ "$2" = none ]; then
+		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >"$out/$1-hot.json"
+	else
+		# the hot reader runs until the stream is done (SIGINT ends it
+		# with its summary)
+		iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$1-hot.csv" "$3" \
+			>"$out/$1-hot.json" &
+		reader=$!
+		iolab -j -m "$2" -b 1M -l "$out/$1-stream.csv" "$4" >"$out/$1-stream.json"
+		kill -INT "$reader"
+		wait "$reader"
 	fi
-	wait "$reader"
 	h1=$(pclab-rw -S "$3" | cut -d' ' -f1)
 	echo "$h0 $h1" >"$out/$1.resident"
 	say "  $1: hot reader hit $(json "$1-hot" hit_pct)%, p99 $(json "$1-hot" p99) us;" \
