@@ -23,8 +23,9 @@ export FAKE_QEMU_DIR=$fake
 # The stand-in reads the run's files from the initrd (the tree copies have
 # an empty base initramfs, so the initrd is the run's own archive), writes
 # the command and the list of /extra to the results disk as /cmd and
-# /extra.list, records its arguments, its parent's arguments and the disks'
-# file systems in FAKE_QEMU_DIR, and reports "PCLAB-EXIT N" for "exit N".
+# /extra.list, records its parent's arguments and the disks' file systems
+# (UUID, type, KiB allocated on the host) in FAKE_QEMU_DIR, and reports
+# "PCLAB-EXIT N" for "exit N".
 # "hold" waits for FAKE_QEMU_DIR/release.NAME (at most 60 s); "silent" ends
 # without a status.
 cat >"$tmp/bin/qemu-system-x86_64" <<'EOF'
@@ -54,7 +55,7 @@ name=$(sed -n "s/^PCLAB_RUN='\(.*\)'$/\1/p" "$d/env")
 tr '\0' '\n' </proc/$PPID/cmdline >"$FAKE_QEMU_DIR/parent.$name"
 for f in "${drives[@]}"; do
 	blkid -o value -s TYPE -s UUID "$f" | tr '\n' ' '
-	echo
+	du -k "$f" | cut -f 1
 done >"$FAKE_QEMU_DIR/disks.$name"
 (cd "$d" && debugfs -w -R "write cmd cmd" "$results" && debugfs -w -R "write extra.list extra.list" "$results") >/dev/null 2>&1
 cmd=$(cat "$d/cmd")
@@ -210,6 +211,8 @@ is "$(cut -d' ' -f2 "$fake/disks.disks" 2>/dev/null | tr '\n' ' ')" "ext4 ext4 e
 	"the results disk and the scratch disks have their file systems"
 is "$(cut -d' ' -f1 "$fake/disks.disks" 2>/dev/null | sort -u | wc -l)" 4 \
 	"each disk has its own file system UUID"
+is "$(awk '$3 > 8192' "$fake/disks.disks" 2>/dev/null)" "" \
+	"each fresh disk takes at most 8 MiB of host disk (after mkfs: 64 MiB and more)"
 ok "[ -z \"\$(find '$tree/build/vm/disks' -name '*.img')\" ]" "no disk image is left in the work directory"
 for bad in "ext4-a/b" "ext4-a,b" "xfs-"; do
 	runvm -o "$res" -n disks -d "$bad" -- true
