@@ -79,8 +79,9 @@ export PATH="$tmp/bin:$PATH"
 # copy_tree DIR: the parts of the tree that run-vm and `make run` use, with
 # a stand-in kernel and an empty base initramfs.
 copy_tree() {
-	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz"
+	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz" "$1/kernel"
 	cp -a "$top/initramfs" "$top/Makefile" "$1/"
+	cp -a "$top/kernel/scripts" "$top/kernel/config" "$1/kernel/"
 	cp -a "$top/pcviz/pcviz.mk" "$1/pcviz/"
 	cp "$gen_init_cpio" "$1/build/host/"
 	echo "not a kernel" >"$1/build/kernel/debug/arch/x86/boot/bzImage"
@@ -261,6 +262,9 @@ verdict $? "make run RESULTS= is refused with a clear message: ${out%%$'\n'*}"
 mk "$space" run "NAME=two words" "RESULTS=$tmp/res ults" CMD=true
 [ "$status" != 0 ] && said "^run-vm: NAME=two words:"
 verdict $? "a NAME with a space reaches run-vm whole, and is refused: ${out%%$'\n'*}"
+mk "$space" -n -o build/stamp/deps build/kernel/release/.config-stamp
+[ "$status" = 2 ] && said "holds a space or a colon, which the kernel's build system (Kbuild) refuses"
+verdict $? "configuring a kernel under a path with spaces stops at once, naming Kbuild"
 
 # Two `make run` at a time, each with its own CMD: the first one's command
 # file must still hold its command while the second runs.
