@@ -48,6 +48,15 @@ GEN_INIT_CPIO := $(B)/host/gen_init_cpio
 HEADERS_STAMP := $(B)/headers/.installed
 INITRAMFS := $(B)/initramfs.cpio
 
+# A value as one shell word: single-quoted, its own single quotes escaped.
+shq = '$(subst ','\'',$(1))'
+
+# Kbuild refuses a source or output directory whose path holds white space
+# or a colon; say so before running it.  Expands to nothing otherwise.
+kbuild_path_ok = $(if $(or $(word 2,$(CURDIR)),$(findstring :,$(CURDIR))),$(error the checkout's \
+	path "$(CURDIR)" holds a space or a colon, which the kernel's build system (Kbuild) \
+	refuses: move the checkout to a path without them))
+
 # Write $(2) to file $(1) only when it changes: a prerequisite that tracks a
 # list (of patches, of flags), not just the files' times.
 define track
@@ -138,24 +147,24 @@ $(SERIES_STAMP): $(TREE_STAMP) $(PATCHES) $(STAMP)/patch-list kernel/scripts/app
 
 $(B)/kernel/release/.config-stamp: $(SERIES_STAMP) $(CONFIG_FRAGMENTS) \
 		kernel/scripts/make-config kernel/scripts/check-config
-	@echo "  CONFIG  release: tinyconfig + $(notdir $(CONFIG_FRAGMENTS))"
+	$(kbuild_path_ok)@echo "  CONFIG  release: tinyconfig + $(notdir $(CONFIG_FRAGMENTS))"
 	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(CONFIG_FRAGMENTS)
 	$(Q)touch $@
 
 $(B)/kernel/debug/.config-stamp: $(SERIES_STAMP) $(DEBUG_FRAGMENTS) \
 		kernel/scripts/make-config kernel/scripts/check-config
-	@echo "  CONFIG  debug: tinyconfig + $(notdir $(DEBUG_FRAGMENTS))"
+	$(kbuild_path_ok)@echo "  CONFIG  debug: tinyconfig + $(notdir $(DEBUG_FRAGMENTS))"
 	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(DEBUG_FRAGMENTS)
 	$(Q)touch $@
 
 $(B)/kernel/%/arch/x86/boot/bzImage: $(B)/kernel/%/.config-stamp $(SERIES_STAMP)
-	@echo "  KERNEL  $* (log: $(B)/kernel/$*.log)"
+	$(kbuild_path_ok)@echo "  KERNEL  $* (log: $(B)/kernel/$*.log)"
 	$(Q)kernel/scripts/build-kernel $(KSRC) $(B)/kernel/$* $(B)/kernel/$*.log bzImage
 	$(Q)touch $@
 	@echo "  KERNEL  $@ ($$(cat $(B)/kernel/$*/include/config/kernel.release))"
 
 $(HEADERS_STAMP): $(SERIES_STAMP)
-	@echo "  HEADERS $(B)/headers (patched UAPI)"
+	$(kbuild_path_ok)@echo "  HEADERS $(B)/headers (patched UAPI)"
 	$(Q)$(MAKE) -s -C $(KSRC) O=$(abspath $(B)/headers-obj) \
 		INSTALL_HDR_PATH=$(abspath $(B)/headers) headers_install >/dev/null
 	$(Q)touch $@
@@ -178,7 +187,7 @@ headers: $(HEADERS_STAMP)
 
 # Compile the touched files at every patch of the series (bisectability).
 kernel-check-series: $(KIMAGE_release)
-	$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/release/.config $(B)/series-check
+	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/release/.config $(B)/series-check
 
 # Regenerate kernel/patches from the commits on top of pclab-base, keeping
 # the cover letter, which is written by hand.
@@ -249,13 +258,18 @@ $(error make $(filter run trace,$(MAKECMDGOALS)): give the command, e.g. CMD='un
 endif
 endif
 
-RUN_VM = initramfs/run-vm -k $(KIMAGE_$(KERNEL)) -i $(INITRAMFS) -n $(NAME) -o $(RESULTS) \
-	$(if $(EXTRA),-e $(EXTRA))
+RUN_VM = initramfs/run-vm -k $(call shq,$(KIMAGE_$(KERNEL))) -i $(call shq,$(INITRAMFS)) \
+	-n $(call shq,$(NAME)) -o $(call shq,$(RESULTS)) $(if $(EXTRA),-e $(call shq,$(EXTRA)))
 
 # CMD goes through a file, verbatim: quotes, $ and newlines need no escaping.
+# The file is this make's own (its process ID in the name), so two makes at
+# once do not run each other's command; it is removed after the run.
+cmd_file = $(B)/$(1).$(shell echo $$PPID).cmd
+
 run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
-	$(file >$(B)/run.cmd,$(value CMD))
-	$(Q)$(RUN_VM) -C $(B)/run.cmd
+	$(file >$(call cmd_file,run),$(value CMD))
+	$(Q)status=0; $(RUN_VM) -C $(call cmd_file,run) || status=$$?; \
+		rm -f -- $(call cmd_file,run); exit $$status
 
 shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(Q)$(RUN_VM) -I
@@ -264,9 +278,10 @@ EVENTS ?= filemap:dropbehind_mark filemap:dropbehind_serve filemap:dropbehind_cl
 	filemap:dropbehind_end filemap:dropbehind_call
 
 trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
-	$(file >$(B)/trace.cmd,$(value CMD))
-	$(Q)scripts/trace $(KIMAGE_$(KERNEL)) $(INITRAMFS) $(if $(filter run,$(NAME)),trace,$(NAME)) \
-		'$(EVENTS)' $(B)/trace.cmd
+	$(file >$(call cmd_file,trace),$(value CMD))
+	$(Q)status=0; scripts/trace $(call shq,$(KIMAGE_$(KERNEL))) $(call shq,$(INITRAMFS)) \
+		$(call shq,$(if $(filter run,$(NAME)),trace,$(NAME))) $(call shq,$(EVENTS)) \
+		$(call cmd_file,trace) || status=$$?; rm -f -- $(call cmd_file,trace); exit $$status
 
 # --- Tests -------------------------------------------------------------------
 
@@ -302,12 +317,12 @@ $(STAMP)/base-tree: $(TREE_STAMP)
 
 $(B)/kernel/baseline/.config-stamp: $(STAMP)/base-tree $(BASELINE_FRAGMENTS) \
 		kernel/scripts/make-config kernel/scripts/check-config
-	@echo "  CONFIG  baseline: tinyconfig + $(notdir $(BASELINE_FRAGMENTS))"
+	$(kbuild_path_ok)@echo "  CONFIG  baseline: tinyconfig + $(notdir $(BASELINE_FRAGMENTS))"
 	$(Q)kernel/scripts/make-config $(BASE_SRC) $(@D) $(BASELINE_FRAGMENTS)
 	$(Q)touch $@
 
 $(KIMAGE_baseline): $(B)/kernel/baseline/.config-stamp
-	@echo "  KERNEL  baseline (log: $(B)/kernel/baseline.log)"
+	$(kbuild_path_ok)@echo "  KERNEL  baseline (log: $(B)/kernel/baseline.log)"
 	$(Q)kernel/scripts/build-kernel $(BASE_SRC) $(B)/kernel/baseline $(B)/kernel/baseline.log bzImage
 	$(Q)touch $@
 
