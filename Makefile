@@ -197,6 +197,9 @@ kernel-export: $(TREE_STAMP)
 # --- Guest programs and initramfs -------------------------------------------
 
 GUEST_CC := gcc
+# The guest suites are written on the kernel's kselftest harness
+# (tools/testing/selftests/kselftest_harness.h in the extracted tree).
+KSELFTEST := $(KSRC)/tools/testing/selftests
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/headers/include \
 	-Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
@@ -205,10 +208,10 @@ LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/* bench/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
-$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP)
+$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP) $(TREE_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -luring
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) -o $@ $< -luring
 
 # The project's own tools, for the guest's /usr/local/bin.
 GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
