@@ -30,7 +30,7 @@ const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
 	  { NULL, NULL, "nr_scanned", "nr_reclaimed" } },
 	{ "filemap", "dropbehind_mark", PCV_EV_DB_MARK, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
 	{ "filemap", "dropbehind_serve", PCV_EV_DB_SERVE, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
-	{ "filemap", "dropbehind_claim", PCV_EV_DB_CLAIM, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "dropbehind_claim", PCV_EV_DB_CLAIM, PCV_FILTER_DEV_INO, { DB_FIELDS } },
 	{ "filemap", "dropbehind_end", PCV_EV_DB_END, PCV_FILTER_DEV_INO,
 	  { DB_FIELDS, "when", "result" } },
 	{ "filemap", "dropbehind_call", PCV_EV_DB_CALL, PCV_FILTER_DEV_INO,

@@ -42,10 +42,13 @@ const char *const pcv_vm_name[PCV_VM_N] = {
 	[PCV_VM_DB_BUSY] = "dropbehind_kept_busy",
 };
 
-static const char *const db_when[] = { "read", "writeback", "irq-writeback" };
+/* As the kernel's enum dropbehind_when and enum dropbehind_result (pagemap.h) */
+static const char *const db_when[] = { "read", "writeback", "irq-writeback", "fsync" };
 static const char *const db_result[] = {
-	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "nomem",
+	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "tail", "irq",
 };
+#define NR_DB_WHEN (sizeof(db_when) / sizeof(db_when[0]))
+#define NR_DB_RESULT (sizeof(db_result) / sizeof(db_result[0]))
 
 uint32_t pcv_kdev(uint64_t st_dev)
 {
@@ -508,13 +511,13 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 			 name_of(m, ev, nb, sizeof(nb)), pages(ev, pb, sizeof(pb)), rw);
 		break;
 	case PCV_EV_DB_CLAIM:
-		snprintf(buf, len, "%s: %s claimed by an ordinary %s", name_of(m, ev, nb, sizeof(nb)),
-			 pages(ev, pb, sizeof(pb)), rw);
+		snprintf(buf, len, "%s: %s claimed by an ordinary read, fault or write",
+			 name_of(m, ev, nb, sizeof(nb)), pages(ev, pb, sizeof(pb)));
 		break;
 	case PCV_EV_DB_END:
 		snprintf(buf, len, "%s: %s after %s: %s", name_of(m, ev, nb, sizeof(nb)),
-			 pages(ev, pb, sizeof(pb)), ev->arg[0] < 3 ? db_when[ev->arg[0]] : "?",
-			 ev->arg[1] < 9 ? db_result[ev->arg[1]] : "?");
+			 pages(ev, pb, sizeof(pb)), ev->arg[0] < NR_DB_WHEN ? db_when[ev->arg[0]] : "?",
+			 ev->arg[1] < NR_DB_RESULT ? db_result[ev->arg[1]] : "?");
 		break;
 	case PCV_EV_DB_CALL:
 		snprintf(buf, len,

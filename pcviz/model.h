@@ -54,7 +54,7 @@ enum { PCV_DB_DROPPED = 0 };
 /*
  * One decoded event.  dev is the kernel's encoding (major << 20 | minor),
  * 0 when the event carries none; ino 0 likewise.  Kind-specific values:
- *  DB_MARK/SERVE/CLAIM: arg[0] = write;
+ *  DB_MARK/SERVE: arg[0] = write;
  *  DB_END: arg[0] = when, arg[1] = result;
  *  DB_CALL: arg[0] = write, arg[1..4] = marked, served, dropped, kept,
  *           index = pos, nr_pages = bytes;
