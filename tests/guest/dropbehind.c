@@ -410,12 +410,13 @@ TEST_F(fs, uncached_read_does_no_refault)
 TEST_F(fs, mark_survives_split)
 {
 	size_t len = 256 * KiB, cut = 200 * KiB;
-	unsigned char *buf = malloc(MiB);
 	char path[SPLIT_FILES][160];
+	unsigned char *buf;
 	int cached = 0;
 
 	if (!variant->large_folios)
 		SKIP(return, "no large folios on %s", variant->mnt);
+	buf = malloc(MiB);
 	ASSERT_NE(NULL, buf);
 	/* the read ends inside its one 1 MiB folio, which stays, marked */
 	make_written(self->path, &self->fd, MiB, 6);

@@ -7,8 +7,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 
-if [ ! -d build/headers/include ]; then
-	skip "clang-tidy" "build/headers not installed (make headers)"
+if [ ! -d build/headers/include ] || [ ! -r build/linux/tools/testing/selftests/kselftest_harness.h ]; then
+	skip "clang-tidy" "build/headers or the kernel tree missing (make headers)"
 	done_testing
 fi
 common=(-std=gnu11 -Wall -Wextra -isystem build/headers/include)
@@ -16,6 +16,7 @@ read -ra pcviz_flags <<<"$(pkg-config --cflags libtracefs libtraceevent libtrace
 while read -r f; do
 	case "$f" in
 	pcviz/*) flags=("${common[@]}" -DPCVIZ_REPLAY -Ipcviz -Itests/lib "${pcviz_flags[@]}") ;;
+	tests/guest/*) flags=("${common[@]}" -Itests/lib -isystem build/linux/tools/testing/selftests) ;;
 	*) flags=("${common[@]}" -Itests/lib) ;;
 	esac
 	if out=$(clang-tidy -quiet "$f" -- "${flags[@]}" 2>&1) && ! grep -qE 'warning:|error:' <<<"$out"; then
