@@ -12,6 +12,11 @@
 #                               (per-second log), one line of progress
 #   json NAME KEY               a number from NAME.json
 #   disk_dev                    the name of the disk under $dir (vdb, ...)
+#   write_limit GROUP MB_S      make cgroup GROUP, whose writes to the disk
+#                               under $dir (and the writeback of what it
+#                               dirtied) go at most MB_S MB/s (io.max);
+#                               move a process in with
+#                               echo PID >/sys/fs/cgroup/GROUP/cgroup.procs
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
 #                               disk under $dir (1 and 3: reads and their
 #                               sectors, 5 and 7: writes, 16: cache flushes)
@@ -30,6 +35,12 @@ say() { echo "$LAB: $*"; }
 
 disk_dev() {
 	awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts
+}
+
+write_limit() {
+	echo "+io +memory" >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "/sys/fs/cgroup/$1"
+	echo "$(cat "/sys/block/$(disk_dev)/dev") wbps=$(($2 * 1000000))" >"/sys/fs/cgroup/$1/io.max"
 }
 
 disk_stat() {

@@ -14,21 +14,43 @@ write() {
 	rm -f "$file"
 	cold
 	trace-cmd record -q -e writeback:balance_dirty_pages -o /tmp/bdp.dat \
-		sh -c "iolab -j -l $out/$1.csv -w -m $2 -b 1M -s ${data_mib}M $file >$out/$1.json" \
+		sh -c "iolab -j -l $out/$1.csv -w -m $2 -b 1M -s ${write_mib}M $file >$out/$1.json" \
 		>/dev/null 2>&1
 	trace-cmd report -i /tmp/bdp.dat 2>/dev/null | grep -c 'balance_dirty_pages:' >"$out/$1.throttled" || true
 	say "  $1: $(json "$1" mb_s) MB/s, dirty peak $(($(json "$1" dirty_kib_peak) / 1024)) MiB," \
 		"cache peak $(($(json "$1" peak) / 1024)) MiB, throttled $(cat "$out/$1.throttled") times"
 }
 
-# Small, explicit dirty limits: the throttling shows even when the disk
-# is nearly as fast as the writer (as under emulation).
+# Small, explicit dirty limits, so that the throttling shows within a few
+# MiB of writing.
 dirty_mib=${LAB4_DIRTY_MIB:-8}
 echo $((dirty_mib << 20)) >/proc/sys/vm/dirty_bytes
 echo $((dirty_mib << 19)) >/proc/sys/vm/dirty_background_bytes
 say "dirty limits: vm.dirty_bytes $dirty_mib MiB, vm.dirty_background_bytes $((dirty_mib / 2)) MiB"
 echo "$dirty_mib" >"$out/dirty-limit-mib"
-say "step 1/3: write $data_mib MiB in 1 MiB calls, then fsync: buffered, uncached, O_DIRECT"
+
+# A disk slower than this guest's writer, whatever the machine.  The
+# emulated disk writes into the host's memory, often faster than the guest
+# can dirty pages, and then no writer is ever throttled.  So measure how
+# fast a buffered writer goes here (copy, write back, fsync; no limit) and
+# limit the lab's writes to the disk to half of that, with cgroup v2's
+# io.max; the kernel charges writeback to the cgroup that dirtied the pages.
+probe_mib=$((mem_mib / 4))
+rm -f "$file"
+cold
+iolab -j -w -m buffered -b 1M -s "${probe_mib}M" "$file" >"$out/probe.json"
+rm -f "$file"
+writer_mb_s=$(json probe mb_s)
+disk_mb_s=$(awk -v w="$writer_mb_s" 'BEGIN { d = int(w / 2); print d < 1 ? 1 : d }')
+write_limit lab4 "$disk_mb_s"
+echo $$ >/sys/fs/cgroup/lab4/cgroup.procs
+echo "writer_mb_s,disk_mb_s" >"$out/disk-limit.csv"
+echo "$writer_mb_s,$disk_mb_s" >>"$out/disk-limit.csv"
+say "a buffered writer here: $writer_mb_s MB/s ($probe_mib MiB with fsync);" \
+	"the lab's writes to $(disk_dev) are limited to $disk_mb_s MB/s (cgroup io.max)"
+
+write_mib=${LAB4_WRITE_MIB:-$data_mib}
+say "step 1/3: write $write_mib MiB in 1 MiB calls, then fsync: buffered, uncached, O_DIRECT"
 write buffered buffered
 write uncached uncached
 write direct direct
