@@ -353,6 +353,8 @@ static void run_sync(int fd, unsigned char *buf, const unsigned char *map)
 			n = o.bs;
 		} else {
 			n = sync_io(fd, buf, block);
+			if (n >= 0 && o.fsync_each && fsync(fd))
+				die("fsync", strerror(errno));
 		}
 		if (n < 0)
 			io_error();

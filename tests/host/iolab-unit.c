@@ -46,6 +46,9 @@ static void test_options(void)
 		{ "-H -m direct f", "--hits" },
 		{ "-H -w -s 1M f", "--hits" },
 		{ "-H -m uring-buffered f", "--hits" },
+		{ "-S f", "--fsync" },
+		{ "-S -w -s 1M -m uring-uncached f", "--fsync" },
+		{ "-S -w -s 1M -m fadvise f", "--fsync" },
 		{ "-w f", "--size" },
 	};
 	struct iolab_options o;
@@ -59,6 +62,9 @@ static void test_options(void)
 	       o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
 	       o.rate == 250 && o.json && !strcmp(o.log, "log"),
 	       "every option is parsed, sizes with suffixes");
+	tap_ok(parse("-w -S -s 4K -m uncached f", &o, err) == IOLAB_RUN && o.fsync_each &&
+	       parse("-w -s 4K f", &o, err) == IOLAB_RUN && !o.fsync_each,
+	       "--fsync after each write, off by default");
 	tap_ok(parse("--mode=fadvise --hits --bs=4k file", &o, err) == IOLAB_RUN &&
 	       o.mode == FADVISE && o.hits && o.bs == 4096, "long options, lower-case suffix");
 	tap_ok(iolab_direct(&(struct iolab_options){ .mode = URING_DIRECT }) &&

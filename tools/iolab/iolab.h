@@ -21,7 +21,7 @@ extern const char *const iolab_mode_names[IOLAB_NR_MODES];
 
 struct iolab_options {
 	enum iolab_mode mode;
-	bool write, random, json, hits;
+	bool write, random, json, hits, fsync_each;
 	long long bs, size;
 	double seconds, rate;
 	int qd;

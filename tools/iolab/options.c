@@ -29,6 +29,7 @@ void iolab_usage(FILE *out)
 		"  -q, --qd N          queue depth for uring modes (default 4)\n"
 		"  -R, --rate N        at most N I/Os per second (default: as fast as possible)\n"
 		"  -H, --hits          count page-cache hits: try each read with RWF_NOWAIT first\n"
+		"  -S, --fsync         fsync after each write (its latency counts in the write's)\n"
 		"  -l, --log FILE      write one CSV line per second to FILE\n"
 		"  -j, --json          summary as one JSON object\n"
 		"  -h, --help          this help\n\n"
@@ -62,7 +63,8 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		{ "random", no_argument, NULL, 'r' }, { "bs", required_argument, NULL, 'b' },
 		{ "size", required_argument, NULL, 's' }, { "time", required_argument, NULL, 't' },
 		{ "qd", required_argument, NULL, 'q' }, { "rate", required_argument, NULL, 'R' },
-		{ "hits", no_argument, NULL, 'H' }, { "log", required_argument, NULL, 'l' },
+		{ "hits", no_argument, NULL, 'H' }, { "fsync", no_argument, NULL, 'S' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,7 +74,7 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 	*o = (struct iolab_options){ .bs = 64 << 10, .size = -1, .qd = 4 };
 	optind = 0;	/* glibc: start afresh, also for a second command line */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:Hl:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:HSl:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < IOLAB_NR_MODES; m++)
@@ -107,6 +109,7 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 				return bad(err, errlen, "--rate: give I/Os per second above 0");
 			break;
 		case 'H': o->hits = true; break;
+		case 'S': o->fsync_each = true; break;
 		case 'l': o->log = optarg; break;
 		case 'j': o->json = true; break;
 		case 'h': return IOLAB_HELP;
@@ -121,6 +124,9 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 	if (o->hits && (o->write || iolab_uring(o) || iolab_direct(o) || o->mode == MMAP))
 		return bad(err, errlen, "--hits: counts hits of preadv2 reads: buffered, "
 			   "uncached or fadvise mode, without --write");
+	if (o->fsync_each && (!o->write || iolab_uring(o) || o->mode == FADVISE))
+		return bad(err, errlen, "--fsync: fsync after each write of --write in the "
+			   "buffered, uncached or direct mode");
 	if (o->write && o->size < 0)
 		return bad(err, errlen, "--size: give the data set size to write");
 	return IOLAB_RUN;
