@@ -226,11 +226,15 @@ IOLAB_LIB := tools/iolab/options.c tools/iolab/stats.c
 $(B)/guest/bin/iolab: $(IOLAB_LIB) tools/iolab/iolab.h
 
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+# Host test programs run under ASan and UBSan; any report is fatal
+# (-fno-sanitize-recover), so a report is a failed test.
+SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
+	-fno-sanitize-recover=all
 $(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h tools/tool.h \
 		tests/lib/tap.h
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) -Itests/lib -o $@ $(filter %.c,$^) -lm
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Itests/lib -o $@ $(filter %.c,$^) -lm
 
 include pcviz/pcviz.mk
 

@@ -25,9 +25,6 @@ PCVIZ_PKGS = libtracefs libtraceevent ncursesw
 PCVIZ_HOST_CFLAGS = $(PCVIZ_CFLAGS) -DPCVIZ_REPLAY $(shell pkg-config --cflags libtracecmd $(PCVIZ_PKGS))
 PCVIZ_HOST_LIBS = $(shell pkg-config --libs libtracecmd $(PCVIZ_PKGS)) -lm
 PCVIZ_TEST_LIBS = $(shell pkg-config --libs libtraceevent) -lm
-# Any error is fatal (-fno-sanitize-recover): a report is a failed test.
-PCVIZ_SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
-	-fno-sanitize-recover=all
 PCVIZ_GUEST_CFLAGS = $(PCVIZ_CFLAGS) $(shell pkg-config --cflags $(PCVIZ_PKGS))
 # --no-warnings: libtraceevent.a carries a dlopen() for plugins, which a
 # static link warns about; pcviz loads no plugins.
@@ -45,7 +42,7 @@ $(B)/host/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 $(B)/host/pcviz-asan-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(PCVIZ_SANITIZE) -c -o $@ $<
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -c -o $@ $<
 
 $(B)/guest/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
@@ -58,7 +55,7 @@ $(B)/host/pcviz: $(PCVIZ_HOST_OBJS)
 
 $(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS)
 	@echo "  LD      $@"
-	$(Q)gcc $(PCVIZ_SANITIZE) -o $@ $^ $(PCVIZ_HOST_LIBS)
+	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_HOST_LIBS)
 
 $(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
 	@echo "  LD      $@"
@@ -74,7 +71,7 @@ $(PCVIZ_ASAN_TESTS): $(B)/host/pcviz-asan-tests/%: $(B)/host/pcviz-asan-obj/test
 		$(patsubst %,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_PURE))
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_SANITIZE) -o $@ $^ $(PCVIZ_TEST_LIBS)
+	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_TEST_LIBS)
 
 $(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
 	@echo "  CC      $@"
@@ -85,7 +82,7 @@ $(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c $(H
 		| $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(PCVIZ_SANITIZE) -Ipcviz -Itests/lib -c -o $@ $<
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib -c -o $@ $<
 
 # make check runs the host tests of pcviz (tests/host/pcviz-*.sh), the
 # sanitizer builds among them.

@@ -4,9 +4,11 @@
  * histogram's percentiles and the /proc parser.  Run by tests/host/iolab.sh.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <string.h>
 
 #include "../../tools/iolab/iolab.h"
+#include "../../tools/tool.h"
 #include "tap.h"
 
 /* Parses a command line given as one string of words. */
@@ -42,6 +44,11 @@ static void test_options(void)
 		{ "-q 257 f", "--qd" },
 		{ "-q 2.5 f", "--qd" },
 		{ "-R -1 f", "--rate" },
+		{ "-R 1e-12 f", "--rate" },
+		{ "-w -s 18014398509481985k f", "--size" },
+		{ "-w -s 9223372036854775808 f", "--size" },
+		{ "-w -s 8589934592G f", "--size" },
+		{ "-b +4K f", "--bs" },
 		{ "-m mmap -w -s 1M f", "--mode mmap" },
 		{ "-H -m direct f", "--hits" },
 		{ "-H -w -s 1M f", "--hits" },
@@ -79,10 +86,39 @@ static void test_options(void)
 		tap_ok(parse(refused[i].line, &o, err) == IOLAB_BAD &&
 		       !strncmp(err, refused[i].why, strlen(refused[i].why)),
 		       "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
+	tap_ok(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_BAD &&
+	       strstr(err, "'18014398509481985k'"), "the message quotes the size it refused (%s)", err);
 	tap_ok(parse("", &o, err) == IOLAB_USAGE, "no file is a usage error");
 	tap_ok(parse("a b", &o, err) == IOLAB_USAGE, "two files are a usage error");
 	tap_ok(parse("--nosuch f", &o, err) == IOLAB_USAGE, "an unknown option is a usage error");
 	tap_ok(parse("-h", &o, err) == IOLAB_HELP, "-h asks for help");
+}
+
+/* tools/tool.h's size parser, shared by every tool */
+static void test_size_arg(void)
+{
+	static const struct {
+		const char *text;
+		long long bytes;	/* -1: refused */
+	} sizes[] = {
+		{ "0", 0 }, { "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "1M", 1 << 20 },
+		{ "2G", 2LL << 30 }, { "8589934591G", 8589934591LL << 30 },
+		{ "9223372036854775807", LLONG_MAX },
+		{ "8589934592G", -1 }, { "18014398509481985k", -1 }, { "9223372036854775808", -1 },
+		{ "-5", -1 }, { "+5", -1 }, { " 5", -1 }, { "", -1 }, { "k", -1 }, { "5T", -1 },
+		{ "5kk", -1 }, { "5 k", -1 }, { "0x10", -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		long long v = -1;
+		bool ok = size_arg(sizes[i].text, &v);
+
+		if (sizes[i].bytes < 0)
+			tap_ok(!ok, "size '%s' is refused", sizes[i].text);
+		else
+			tap_ok(ok && v == sizes[i].bytes, "size '%s' is %lld bytes (%lld)", sizes[i].text,
+			       sizes[i].bytes, v);
+	}
 }
 
 static void test_histogram(void)
@@ -141,6 +177,7 @@ static void test_proc(void)
 int main(void)
 {
 	test_options();
+	test_size_arg();
 	test_histogram();
 	test_proc();
 	return tap_done(0);

@@ -88,12 +88,13 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		case 'r': o->random = true; break;
 		case 'b':
 			if (!size_arg(optarg, &o->bs) || o->bs < 512 || o->bs > (64 << 20))
-				return bad(err, errlen, "--bs: give 512 bytes to 64M");
+				return bad(err, errlen, "--bs: '%.60s': give 512 bytes to 64M", optarg);
 			break;
 		case 's':
 			if (!size_arg(optarg, &o->size) || o->size == 0)
-				return bad(err, errlen, "--size: not a size above 0 "
-					   "(a number with an optional K, M or G)");
+				return bad(err, errlen, "--size: '%.60s' is not a size above 0 "
+					   "(a whole number with an optional K, M or G, below 8 EiB)",
+					   optarg);
 			break;
 		case 't':
 			if (!positive(optarg, &o->seconds))
@@ -105,8 +106,10 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 			o->qd = (int)qd;
 			break;
 		case 'R':
-			if (!positive(optarg, &o->rate))
-				return bad(err, errlen, "--rate: give I/Os per second above 0");
+			/* below that, the wait for the next I/O outlasts any run */
+			if (!positive(optarg, &o->rate) || o->rate < 0.01)
+				return bad(err, errlen, "--rate: '%.60s': give I/Os per second, at "
+					   "least 0.01", optarg);
 			break;
 		case 'H': o->hits = true; break;
 		case 'S': o->fsync_each = true; break;
