@@ -65,6 +65,12 @@ is "$(wc -l <"$tmp/syn.csv")" 4 "batch CSV: a header and one line per interval"
 is "$(awk -F, 'NR > 1 { printf "%s ", $4 }' "$tmp/syn.csv")" "4096 8192 12288 " \
 	"batch CSV: the cached column follows the synthetic read"
 is "$(field ev_add "$tmp/syn.csv")" 3072 "batch CSV: events counted (ev_add)"
+# an --events list of any length is read to its end (it was cut at 255
+# characters, silently dropping what came after)
+long=$(printf 'db_call,%.0s' $(seq 40))nosuch
+"$bin" --synthetic --count 1 --events "$long" >/dev/null 2>"$tmp/err"
+is "$?,$(head -n 1 "$tmp/err")" "2,pcviz: --events: 'nosuch' is not an event name (see --help)" \
+	"a ${#long}-character --events list is read to its last name"
 "$bin" --synthetic --json --count 2 >"$tmp/syn.json"
 ok "python3 -c 'import json,sys
 for l in open(sys.argv[1]):
