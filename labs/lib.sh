@@ -20,7 +20,7 @@
 #
 # Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
-# them small for `make check`.  LAB_RESULTS moves the results directory.
+# them small for `make check` (2x RAM, 3 s).  LAB_RESULTS moves the results directory.
 # LIVE=1 runs pcviz on the terminal while the lab runs (labs/live.sh).
 
 : "${LAB:?set LAB before sourcing lib.sh}"
@@ -30,7 +30,7 @@ results_root=${LAB_RESULTS:-$top/results}
 out=$results_root/$LAB
 mem_mib=${MEM:-256}
 if [ "${QUICK:-0}" = 1 ]; then
-	: "${LAB_DATA_MIB:=$((mem_mib * 3))}" "${LAB_SECONDS:=3}"
+	: "${LAB_DATA_MIB:=$((mem_mib * 2))}" "${LAB_SECONDS:=3}"
 fi
 LAB_DATA_MIB=${LAB_DATA_MIB:-$((mem_mib * 10))}
 LAB_SECONDS=${LAB_SECONDS:-10}
