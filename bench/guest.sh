@@ -4,6 +4,7 @@
 # the machine hits all modes alike.  Results: /results/FS/SCENARIO-MODE.rROUND.json
 # (and .csv per second).  BENCH_SET=plain runs only what a kernel without
 # the series can do too (buffered and O_DIRECT), for the no-regression boots.
+# BENCH_SCENARIOS picks scenarios (default: all of them).
 set -eu
 LAB=bench
 # shellcheck source=../labs/guest-lib.sh
@@ -33,11 +34,74 @@ beside_pcviz() {
 	wait "$viz" || true
 }
 
+# fsync_beside MODE ROUND: 4 KiB writes, each with fsync, of a file on the
+# results disk for $secs seconds, alone (MODE none) or beside a rewriter
+# of an 8 MiB file on $dir in MODE (1 MiB calls, round and round) whose
+# writes to its disk go at most 4 MB/s.  Another file's fsync must not wait
+# for what the rewriter's writeback completions drop: the first version of
+# the series made every fsync flush one global drop queue.
+fsync_beside() {
+	victim=$out/$fs/fsync-victim.dat
+	rewrite=$dir/bench-rewrite.dat
+	rm -f "$victim" "$rewrite"
+	if [ "$1" != none ]; then
+		# the group's writes (and their writeback) are the slow ones
+		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
+			exec iolab -j -w -m $1 -b 1M -s 8M -t 86400 $rewrite" \
+			>"$out/$fs/fsync-$1-rewriter.r$2.json" &
+		rewriter=$!
+		# under way: its first 8 MiB written once, the disk busy
+		while [ "$(stat -c %s "$rewrite" 2>/dev/null || echo 0)" -lt $((8 << 20)) ]; do
+			sleep 0.1
+		done
+	fi
+	measure "$fs/fsync-$1.r$2" -w -S -b 4K -s 1M -t "$secs" "$victim"
+	if [ "$1" != none ]; then
+		kill -INT "$rewriter"
+		wait "$rewriter"
+	fi
+	rm -f "$victim" "$rewrite"
+}
+
+# together NAME FILE IOLAB-ARGS...: $streams iolab processes at once after
+# a cold cache, the i-th on FILE.i, each leaving NAME.i.json and NAME.i.csv.  More streams than vCPUs is the seeds' setting: reclaim
+# competes with the readers for CPU instead of running on an idle one.
+together() {
+	name=$1 file=$2
+	shift 2
+	cold
+	pids=""
+	i=1
+	while [ "$i" -le "$streams" ]; do
+		iolab -j -l "$out/$name.$i.csv" "$@" "$file.$i" >"$out/$name.$i.json" &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	for p in $pids; do
+		wait "$p" || { say "iolab failed in step $name"; return 1; }
+	done
+	say "  $name: $streams streams, $(cat "$out/$name".*.json | sed -n 's/.*"mb_s":\([0-9.]*\).*/\1/p' |
+		awk '{ t += $1 } END { print t }') MB/s in all"
+}
+
+# wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS)
+wanted() {
+	case " ${BENCH_SCENARIOS:-seqread randread seqwrite tracing pcviz noisy fsync cseqread crandread cwrite} " in
+	*" $1 "*) [ "$set" = full ] || [ "$1" = seqread ] || [ "$1" = randread ] || [ "$1" = seqwrite ] ;;
+	*) return 1 ;;
+	esac
+}
+
 for fs in ${BENCH_FS:-ext4 xfs}; do
 	dir=/mnt/$fs
 	mkdir -p "$out/$fs"
 	big=$dir/bench.dat
-	data_file "$big" "$data_mib"
+	for sc in seqread randread tracing pcviz noisy; do
+		if wanted "$sc"; then
+			data_file "$big" "$data_mib"
+			break
+		fi
+	done
 	if [ "$set" = plain ]; then
 		read_modes="buffered direct"
 		write_modes="buffered direct"
@@ -45,17 +109,39 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		read_modes="buffered direct uncached fadvise uring-uncached"
 		write_modes="buffered direct uncached uncached-2019"
 	fi
+	streams=${BENCH_STREAMS:-4}
+	if wanted cseqread || wanted crandread; then
+		i=1
+		while [ "$i" -le "$streams" ]; do
+			data_file "$dir/bench-c.$i" $((data_mib / streams))
+			i=$((i + 1))
+		done
+	fi
 	round=1
 	while [ "$round" -le "$repeats" ]; do
 		say "$fs, round $round of $repeats"
-		for m in $read_modes; do
+		wanted cseqread && for m in buffered uncached direct fadvise; do
+			together "$fs/cseqread-$m.r$round" "$dir/bench-c" -m "$m" -b 1M
+		done
+		wanted crandread && for m in uring-buffered uring-uncached; do
+			together "$fs/crandread-$m.r$round" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
+		done
+		if wanted cwrite; then
+			for m in buffered uncached; do
+				rm -f "$dir"/bench-w.*
+				together "$fs/cwrite-$m.r$round" "$dir/bench-w" -m "$m" -w -b 1M \
+					-s "${BENCH_WRITER_MIB:-$mem_mib}M"
+			done
+			rm -f "$dir"/bench-w.*
+		fi
+		wanted seqread && for m in $read_modes; do
 			run "$fs" seqread "$m" "$round" -m "$m" -b 1M "$big"
 		done
-		for m in buffered direct uncached; do
+		wanted randread && for m in buffered direct uncached; do
 			[ "$set" = full ] || [ "$m" != uncached ] || continue
 			run "$fs" randread "$m" "$round" -m "$m" -r -b 4K -t "$secs" "$big"
 		done
-		for m in $write_modes; do
+		wanted seqwrite && for m in $write_modes; do
 			w=$dir/bench-write.dat
 			rm -f "$w"
 			if [ "$m" = uncached-2019 ]; then
@@ -67,22 +153,28 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			fi
 			rm -f "$w"
 		done
-		if [ "$set" = full ]; then
+		if wanted tracing; then
 			# tracepoints off and on, beside an uncached stream
 			run "$fs" tracing off "$round" -m uncached -b 1M "$big"
 			trace-cmd start -q -e 'filemap:dropbehind_*' >/dev/null 2>&1
 			run "$fs" tracing on "$round" -m uncached -b 1M "$big"
 			trace-cmd reset >/dev/null 2>&1
-			if command -v pcviz >/dev/null; then
-				beside_pcviz on "$round"
-				# only the per-call and reclaim events: what docs/pcviz.md
-				# recommends beside a benchmark
-				beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
-			fi
+		fi
+		if wanted pcviz && command -v pcviz >/dev/null; then
+			beside_pcviz on "$round"
+			# only the per-call and reclaim events: what docs/pcviz.md
+			# recommends beside a benchmark
+			beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
+		fi
+		if wanted fsync; then
+			write_limit bench-rewriter 4
+			for m in none buffered uncached; do
+				fsync_beside "$m" "$round"
+			done
 		fi
 		round=$((round + 1))
 	done
-	if [ "$set" = full ]; then
+	if wanted noisy; then
 		hot=$dir/bench-hot.dat
 		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 		for m in buffered uncached; do
@@ -90,5 +182,5 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		done
 		rm -f "$hot"
 	fi
-	rm -f "$big"
+	rm -f "$big" "$dir"/bench-c.*
 done

@@ -136,6 +136,46 @@ static struct memstate memstate(void)
 	return m;
 }
 
+/*
+ * Direct reclaim so far: allocation stalls (every zone's allocstall_*),
+ * pages scanned by direct reclaim, and the time some task stalled on
+ * memory (PSI, microseconds; -1 without CONFIG_PSI).  Where buffered I/O
+ * pays for reclaim itself, not kswapd on another CPU.
+ */
+struct reclaim {
+	long long stalls, scanned, psi_us;
+};
+
+static struct reclaim reclaim_state(void)
+{
+	static const char *const stall_keys[] = {
+		"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
+		"allocstall_device",
+	};
+	struct reclaim rc = { 0, 0, -1 };
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (f) {
+		for (size_t i = 0; i < sizeof(stall_keys) / sizeof(stall_keys[0]); i++) {
+			long long v;
+
+			rewind(f);
+			v = proc_lookup(f, stall_keys[i]);
+			if (v > 0)
+				rc.stalls += v;
+		}
+		rewind(f);
+		rc.scanned = proc_lookup(f, "pgscan_direct");
+		fclose(f);
+	}
+	f = fopen("/proc/pressure/memory", "r");
+	if (f) {
+		rc.psi_us = psi_some_total(f);
+		fclose(f);
+	}
+	return rc;
+}
+
 /* Pages of this file in the page cache (cachestat(2)), or -1 */
 static long long file_cached_pages(int fd)
 {
@@ -165,6 +205,7 @@ static struct run {
 	/* at the last once-a-second sample */
 	double last;
 	long long last_bytes, last_ops, last_hits, last_kswapd;
+	struct reclaim last_reclaim;
 	FILE *log;
 } r;
 
@@ -214,12 +255,14 @@ static void tick(bool final)
 {
 	double t = now(), dt = t - r.last;
 	struct memstate mem;
+	struct reclaim rc;
 	long long kswapd;
 
 	if (dt < (final ? 0.01 : 1.0))
 		return;
 	mem = memstate();
 	kswapd = kswapd_ticks();
+	rc = reclaim_state();
 	if (mem.cached > r.cached_peak)
 		r.cached_peak = mem.cached;
 	if (mem.dirty > r.dirty_peak)
@@ -231,13 +274,17 @@ static void tick(bool final)
 		       (r.bytes - r.last_bytes) / 1e6 / dt, mem.cached / 1024.0);
 	fflush(stdout);
 	if (r.log)
-		fprintf(r.log, "%.2f,%.2f,%.0f,%lld,%lld,%lld,%.1f,%.2f\n", t - r.start,
+		fprintf(r.log, "%.2f,%.2f,%.0f,%lld,%lld,%lld,%.1f,%.2f,%.1f,%.0f,%.1f\n", t - r.start,
 			(r.bytes - r.last_bytes) / 1e6 / dt, (r.ops - r.last_ops) / dt, mem.cached,
 			mem.dirty, mem.writeback,
 			(kswapd - r.last_kswapd) * 100.0 / sysconf(_SC_CLK_TCK) / dt,
 			!o.hits ? -1.0 : r.ops > r.last_ops ?
-			(r.hits - r.last_hits) * 100.0 / (r.ops - r.last_ops) : 100.0);
+			(r.hits - r.last_hits) * 100.0 / (r.ops - r.last_ops) : 100.0,
+			(rc.stalls - r.last_reclaim.stalls) / dt,
+			(rc.scanned - r.last_reclaim.scanned) / dt,
+			rc.psi_us < 0 ? -1.0 : (rc.psi_us - r.last_reclaim.psi_us) / 1e4 / dt);
 	r.last = t;
+	r.last_reclaim = rc;
 	r.last_bytes = r.bytes;
 	r.last_ops = r.ops;
 	r.last_hits = r.hits;
@@ -373,11 +420,13 @@ static const char *const counters[] = {
 /* The system before the run */
 struct baseline {
 	long long kswapd_ticks, cached_kib, counter[NR_COUNTERS];
+	struct reclaim reclaim;
 };
 
 static struct baseline take_baseline(void)
 {
-	struct baseline b = { .kswapd_ticks = kswapd_ticks(), .cached_kib = meminfo("Cached") };
+	struct baseline b = { .kswapd_ticks = kswapd_ticks(), .cached_kib = meminfo("Cached"),
+			      .reclaim = reclaim_state() };
 
 	for (size_t i = 0; i < NR_COUNTERS; i++)
 		b.counter[i] = vmstat(counters[i]);
@@ -387,6 +436,7 @@ static struct baseline take_baseline(void)
 static void summary(int fd, double elapsed, const struct baseline *b)
 {
 	struct rusage ru;
+	struct reclaim rc = reclaim_state();
 	long long cached = meminfo("Cached"), d[NR_COUNTERS];
 	double usr, sys, kswapd, hit_pct;
 
@@ -418,9 +468,12 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 		       r.writeback_peak);
 		printf("\"hit_pct\":%.2f,\"pgpgin_kib\":%lld,\"pgpgout_kib\":%lld,"
 		       "\"pages_reclaimed\":%lld,\"refaults\":%lld,\"dropbehind_marked\":%lld,"
-		       "\"dropbehind_dropped\":%lld,\"file_cached_pages\":%lld}\n",
+		       "\"dropbehind_dropped\":%lld,\"file_cached_pages\":%lld,"
+		       "\"allocstalls\":%lld,\"pgscan_direct\":%lld,\"psi_mem_some_ms\":%.1f}\n",
 		       o.hits ? hit_pct : -1, d[0], d[1], d[2] < 0 ? -1 : d[2] + d[3], d[4], d[5],
-		       d[6] < 0 ? -1 : d[6] + d[7], file_cached_pages(fd));
+		       d[6] < 0 ? -1 : d[6] + d[7], file_cached_pages(fd),
+		       rc.stalls - b->reclaim.stalls, rc.scanned - b->reclaim.scanned,
+		       rc.psi_us < 0 ? -1.0 : (rc.psi_us - b->reclaim.psi_us) / 1e3);
 		return;
 	}
 	printf("iolab: %s %s %s, %lld-byte blocks: %.1f MB in %.2f s = %.1f MB/s, %.0f IOPS\n",
@@ -479,11 +532,11 @@ int main(int argc, char **argv)
 		if (!r.log)
 			die(o.log, strerror(errno));
 		fprintf(r.log, "seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,"
-			"hit_pct\n");
+			"hit_pct,allocstall_s,pgscan_direct_s,psi_mem_pct\n");
 		/* where the plots start */
 		mem = memstate();
-		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d\n", mem.cached, mem.dirty, mem.writeback,
-			o.hits ? 100 : -1);
+		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d,0,0,0\n", mem.cached, mem.dirty,
+			mem.writeback, o.hits ? 100 : -1);
 	}
 	if (posix_memalign((void **)&buf, 4096, o.bs * o.qd))
 		die("memory", strerror(errno));
@@ -501,6 +554,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = request_stop }, NULL);
 	before = take_baseline();
 	r.last_kswapd = before.kswapd_ticks;
+	r.last_reclaim = before.reclaim;
 	r.cached_peak = before.cached_kib;
 	r.start = r.last = now();
 	if (iolab_uring(&o))

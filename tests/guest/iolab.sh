@@ -61,7 +61,7 @@ ok "awk 'BEGIN { exit !($cold < 50 && $warm == 100) }'" \
 	"--hits: random reads of a cold file hit $cold%, of a cached file $warm%"
 header=$(head -n 1 /tmp/iolab.log)
 lines=$(($(wc -l </tmp/iolab.log) - 1))
-ok "[ '$header' = seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,hit_pct ] && [ $lines -ge 2 ]" \
+ok "[ '$header' = seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,hit_pct,allocstall_s,pgscan_direct_s,psi_mem_pct ] && [ $lines -ge 2 ]" \
 	"--log writes a CSV header and a line per second ($lines lines in 2.5 s)"
 iolab -R 100 -b 4K -s 200K -j "$f" >/tmp/iolab.json
 secs=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' /tmp/iolab.json)

@@ -157,6 +157,8 @@ static void test_proc(void)
 	static const char meminfo[] = "MemTotal:         250000 kB\nCached:            1234 kB\n"
 				      "SwapCached:           7 kB\nDirty:                0 kB\n";
 	static const char vmstat[] = "nr_free_pages 100\npgpgin 42\npgpgin_extra 9\n";
+	static const char pressure[] = "some avg10=1.50 avg60=0.30 avg300=0.06 total=1234567\n"
+				       "full avg10=0.00 avg60=0.00 avg300=0.00 total=99\n";
 	FILE *f;
 
 	f = fmemopen((void *)meminfo, sizeof(meminfo) - 1, "r");
@@ -171,6 +173,12 @@ static void test_proc(void)
 	rewind(f);
 	tap_ok(proc_lookup(f, "dropbehind_marked") == -1,
 	       "vmstat: a counter this kernel lacks is -1");
+	fclose(f);
+	f = fmemopen((void *)pressure, sizeof(pressure) - 1, "r");
+	tap_ok(psi_some_total(f) == 1234567, "pressure: the some line's total, not the full one's");
+	fclose(f);
+	f = fmemopen((void *)vmstat, sizeof(vmstat) - 1, "r");
+	tap_ok(psi_some_total(f) == -1, "pressure: none in another file is -1");
 	fclose(f);
 }
 

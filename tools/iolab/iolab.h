@@ -73,4 +73,10 @@ uint64_t hist_percentile(const struct hist *h, double p);
  */
 long long proc_lookup(FILE *f, const char *key);
 
+/*
+ * The "some" line's total (microseconds stalled) of a /proc/pressure file;
+ * -1 if absent (a kernel without CONFIG_PSI).
+ */
+long long psi_some_total(FILE *f);
+
 #endif

@@ -42,6 +42,20 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	return 0;
 }
 
+long long psi_some_total(FILE *f)
+{
+	char line[256];
+	long long v;
+
+	while (fgets(line, sizeof(line), f)) {
+		const char *total = strstr(line, " total=");
+
+		if (!strncmp(line, "some ", 5) && total && sscanf(total, " total=%lld", &v) == 1)
+			return v;
+	}
+	return -1;
+}
+
 long long proc_lookup(FILE *f, const char *key)
 {
 	char k[64];
