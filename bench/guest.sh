@@ -36,10 +36,12 @@ beside_pcviz() {
 
 # fsync_beside MODE ROUND: 4 KiB writes, each with fsync, of a file on the
 # results disk for $secs seconds, alone (MODE none) or beside a rewriter
-# of an 8 MiB file on $dir in MODE (1 MiB calls, round and round) whose
-# writes to its disk go at most 4 MB/s.  Another file's fsync must not wait
-# for what the rewriter's writeback completions drop: the first version of
-# the series made every fsync flush one global drop queue.
+# of an 8 MiB file on $dir in MODE (1 MiB calls, round and round, two per
+# second) whose writes to its disk go at most 4 MB/s.  Another file's fsync
+# must not wait for what the rewriter's writeback completions drop: the
+# first version of the series made every fsync flush one global drop
+# queue.  The rewriter's rate is bounded so that, under emulation, it does
+# not take the CPUs from the fsync: what is left is the drop design.
 fsync_beside() {
 	victim=$out/$fs/fsync-victim.dat
 	rewrite=$dir/bench-rewrite.dat
@@ -47,7 +49,7 @@ fsync_beside() {
 	if [ "$1" != none ]; then
 		# the group's writes (and their writeback) are the slow ones
 		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
-			exec iolab -j -w -m $1 -b 1M -s 8M -t 86400 $rewrite" \
+			exec iolab -j -w -m $1 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
 			>"$out/$fs/fsync-$1-rewriter.r$2.json" &
 		rewriter=$!
 		# under way: its first 8 MiB written once, the disk busy

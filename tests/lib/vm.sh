@@ -11,11 +11,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 CHECK_RESULTS=${CHECK_RESULTS:-$top/results/check}
 VM_KERNEL=${VM_KERNEL:-$top/build/kernel/debug/arch/x86/boot/bzImage}
 export CHECK_RESULTS
+# run-check makes it; a test run by hand may be the first to need it
+mkdir -p "$CHECK_RESULTS"
 
 vm_run() {
 	vm_name=$1
 	shift
-	mkdir -p "$CHECK_RESULTS"
 	vm_out=$CHECK_RESULTS/$vm_name.out
 	vm_status=0
 	# shellcheck disable=SC2034 # read by the tests that call vm_run

@@ -9,7 +9,6 @@ set -u
 # shellcheck source=../lib/vm.sh
 . "$(dirname "$0")/../lib/vm.sh"
 
-mkdir -p "$CHECK_RESULTS"
 log=$CHECK_RESULTS/bench.out
 status=0
 LAB_DATA_MIB=128 QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/bench/run" >"$log" 2>&1 || status=$?
