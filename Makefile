@@ -185,9 +185,11 @@ kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 headers: $(HEADERS_STAMP)
 
-# Compile the touched files at every patch of the series (bisectability).
-kernel-check-series: $(KIMAGE_release)
-	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/release/.config $(B)/series-check
+# Compile the touched files at every patch of the series (bisectability),
+# with the debug configuration: the release one plus the options that
+# build the series' debug-only files.
+kernel-check-series: $(KIMAGE_debug)
+	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/debug/.config $(B)/series-check
 
 # Regenerate kernel/patches from the commits on top of pclab-base, keeping
 # the cover letter, which is written by hand.
