@@ -79,7 +79,8 @@ help:
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
-	@echo '  make bench [BASELINE=1] [QUICK=1]  benchmark matrix; results/bench/summary.md'
+	@echo '  make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]'
+	@echo '                   benchmark matrix (docs/bench.md); results/bench/summary.md'
 	@echo
 	@echo 'Building:'
 	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
