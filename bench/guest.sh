@@ -4,7 +4,7 @@
 # the machine hits all modes alike.  Results: /results/FS/SCENARIO-MODE.rROUND.json
 # (and .csv per second).  BENCH_SET=plain runs only what a kernel without
 # the series can do too (buffered and O_DIRECT), for the no-regression boots.
-# BENCH_SCENARIOS picks scenarios (default: all of them).
+# BENCH_SCENARIOS picks scenarios (bench/run checks it and passes it: all by default).
 set -eu
 LAB=bench
 # shellcheck source=../labs/guest-lib.sh
@@ -66,8 +66,9 @@ fsync_beside() {
 }
 
 # together NAME FILE IOLAB-ARGS...: $streams iolab processes at once after
-# a cold cache, the i-th on FILE.i, each leaving NAME.i.json and NAME.i.csv.  More streams than vCPUs is the seeds' setting: reclaim
-# competes with the readers for CPU instead of running on an idle one.
+# a cold cache, the i-th on FILE.i, each leaving NAME.i.json and NAME.i.csv.
+# More streams than vCPUs is the seeds' setting: reclaim competes with the
+# readers for CPU instead of running on an idle one.
 together() {
 	name=$1 file=$2
 	shift 2
@@ -86,9 +87,10 @@ together() {
 		awk '{ t += $1 } END { print t }') MB/s in all"
 }
 
-# wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS)
+# wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS, which
+# bench/run checks and passes)
 wanted() {
-	case " ${BENCH_SCENARIOS:-seqread randread seqwrite tracing pcviz noisy fsync cseqread crandread cwrite} " in
+	case " ${BENCH_SCENARIOS:?set by bench/run} " in
 	*" $1 "*) [ "$set" = full ] || [ "$1" = seqread ] || [ "$1" = randread ] || [ "$1" = seqwrite ] ;;
 	*) return 1 ;;
 	esac
@@ -119,6 +121,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			i=$((i + 1))
 		done
 	fi
+	wanted fsync && write_limit bench-rewriter 4
 	round=1
 	while [ "$round" -le "$repeats" ]; do
 		say "$fs, round $round of $repeats"
@@ -168,12 +171,9 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			# recommends beside a benchmark
 			beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
 		fi
-		if wanted fsync; then
-			write_limit bench-rewriter 4
-			for m in none buffered uncached; do
-				fsync_beside "$m" "$round"
-			done
-		fi
+		wanted fsync && for m in none buffered uncached; do
+			fsync_beside "$m" "$round"
+		done
 		round=$((round + 1))
 	done
 	if wanted noisy; then
