@@ -248,7 +248,7 @@ static void account(double t0, long long n)
 }
 
 /*
- * Once a second (and, with final, at the end of the run): a throughput
+ * Once an interval (and, with final, at the end of the run): a throughput
  * line, a log line, and the page-cache peaks.
  */
 static void tick(bool final)
@@ -258,7 +258,7 @@ static void tick(bool final)
 	struct reclaim rc;
 	long long kswapd;
 
-	if (dt < (final ? 0.01 : 1.0))
+	if (dt < (final ? 0.01 : o.interval))
 		return;
 	mem = memstate();
 	kswapd = kswapd_ticks();

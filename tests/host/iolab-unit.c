@@ -45,6 +45,9 @@ static void test_options(void)
 		{ "-q 2.5 f", "--qd" },
 		{ "-R -1 f", "--rate" },
 		{ "-R 1e-12 f", "--rate" },
+		{ "-i 0.05 f", "--interval" },
+		{ "-i 61 f", "--interval" },
+		{ "-i x f", "--interval" },
 		{ "-w -s 18014398509481985k f", "--size" },
 		{ "-w -s 9223372036854775808 f", "--size" },
 		{ "-w -s 8589934592G f", "--size" },
@@ -63,9 +66,10 @@ static void test_options(void)
 
 	tap_ok(parse("f", &o, err) == IOLAB_RUN && o.mode == BUFFERED && o.bs == 65536 &&
 	       o.size == -1 && o.qd == 4 && !o.write && !o.random && o.seconds == 0 &&
+	       o.interval == 1 &&
 	       !strcmp(o.file, "f"), "defaults: buffered sequential 64K reads of the whole file");
-	tap_ok(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log f", &o,
-		     err) == IOLAB_RUN && o.mode == URING_UNCACHED && o.write && o.random &&
+	tap_ok(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log -i 0.25 f",
+		     &o, err) == IOLAB_RUN && o.interval == 0.25 && o.mode == URING_UNCACHED && o.write && o.random &&
 	       o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
 	       o.rate == 250 && o.json && !strcmp(o.log, "log"),
 	       "every option is parsed, sizes with suffixes");

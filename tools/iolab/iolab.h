@@ -23,7 +23,7 @@ struct iolab_options {
 	enum iolab_mode mode;
 	bool write, random, json, hits, fsync_each;
 	long long bs, size;
-	double seconds, rate;
+	double seconds, rate, interval;
 	int qd;
 	const char *file, *log;
 };

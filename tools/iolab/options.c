@@ -30,7 +30,8 @@ void iolab_usage(FILE *out)
 		"  -R, --rate N        at most N I/Os per second (default: as fast as possible)\n"
 		"  -H, --hits          count page-cache hits: try each read with RWF_NOWAIT first\n"
 		"  -S, --fsync         fsync after each write (its latency counts in the write's)\n"
-		"  -l, --log FILE      write one CSV line per second to FILE\n"
+		"  -l, --log FILE      write one CSV line per interval to FILE\n"
+		"  -i, --interval SECONDS  log and progress interval, 0.1 to 60 (default 1)\n"
 		"  -j, --json          summary as one JSON object\n"
 		"  -h, --help          this help\n\n"
 		"SIZE takes a K, M or G suffix (powers of 1024).\n");
@@ -65,16 +66,18 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		{ "qd", required_argument, NULL, 'q' }, { "rate", required_argument, NULL, 'R' },
 		{ "hits", no_argument, NULL, 'H' }, { "fsync", no_argument, NULL, 'S' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double qd;
 	int c, m;
 
-	*o = (struct iolab_options){ .bs = 64 << 10, .size = -1, .qd = 4 };
+	*o = (struct iolab_options){ .bs = 64 << 10, .size = -1, .qd = 4,
+				     .interval = 1 };
 	optind = 0;	/* glibc: start afresh, also for a second command line */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:HSl:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:HSl:i:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < IOLAB_NR_MODES; m++)
@@ -114,6 +117,13 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		case 'H': o->hits = true; break;
 		case 'S': o->fsync_each = true; break;
 		case 'l': o->log = optarg; break;
+		case 'i':
+			/* finer than that, the counters' tick granularity shows */
+			if (!positive(optarg, &o->interval) || o->interval < 0.1 ||
+			    o->interval > 60)
+				return bad(err, errlen, "--interval: '%.60s': give 0.1 to 60 seconds",
+					   optarg);
+			break;
 		case 'j': o->json = true; break;
 		case 'h': return IOLAB_HELP;
 		default: return IOLAB_USAGE;
