@@ -54,6 +54,12 @@ choose_accel() {
 	if [ "$accel" = kvm ]; then
 		accel_args=(-accel kvm -cpu host)
 		boot_timeout=${boot_timeout:-20}
+	elif [ "$accel" = icount ]; then
+		# One emulation thread whose clock counts instructions (1 ns
+		# each): guest time measures the work done, whatever the host's
+		# load, for comparing kernels; waits for I/O pass in real time.
+		accel_args=(-accel "tcg,thread=single" -icount "shift=0,sleep=on" -cpu max)
+		boot_timeout=${boot_timeout:-120}
 	else
 		accel_args=(-accel "tcg,thread=multi" -cpu max)
 		boot_timeout=${boot_timeout:-60}
@@ -64,6 +70,9 @@ choose_accel() {
 	# host and leaves the guest a jiffies clock (latencies in 4 ms steps).
 	if [ "$accel" = tcg ] && [ -x "$top/build/host/tsc-khz" ]; then
 		cmdline="$cmdline tsc_early_khz=$("$top/build/host/tsc-khz")"
+	elif [ "$accel" = icount ]; then
+		# the TSC then ticks with the instruction clock: 1 GHz
+		cmdline="$cmdline tsc_early_khz=1000000"
 	fi
 }
 

@@ -31,7 +31,7 @@ export FAKE_QEMU_DIR=$fake
 cat >"$tmp/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
 set -eu
-console="" initrd="" results="" drives=()
+console="" initrd="" results="" drives=() args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-initrd) initrd=$2; shift ;;
@@ -53,6 +53,7 @@ cpio -i --quiet --to-stdout etc/pclab/env <"$initrd" >"$d/env"
 cpio -it --quiet <"$initrd" | { grep '^extra/' || true; } >"$d/extra.list"
 name=$(sed -n "s/^PCLAB_RUN='\(.*\)'$/\1/p" "$d/env")
 tr '\0' '\n' </proc/$PPID/cmdline >"$FAKE_QEMU_DIR/parent.$name"
+printf '%s\n' "${args[@]}" >"$FAKE_QEMU_DIR/args.$name"
 for f in "${drives[@]}"; do
 	blkid -o value -s TYPE -s UUID "$f" | tr '\n' ' '
 	du -k "$f" | cut -f 1
@@ -118,6 +119,14 @@ is "$(cat "$res/basic/cmd" 2>/dev/null)" "exit 3" "the results disk comes back i
 ok "[ -s '$res/basic/console.log' ] && ! grep -q \$'\\r' '$res/basic/console.log'" \
 	"the console log is there, without carriage returns"
 ok "[ ! -e '$res/basic/lost+found' ]" "lost+found of the results disk is left out"
+# ACCEL=icount: one TCG thread with the instruction-counted clock, and the
+# guest told that its TSC ticks with it
+runvm -a icount -c 1 -o "$res" -n icount -- 'exit 0'
+ok "[ $status = 0 ] && grep -qx 'tcg,thread=single' '$fake/args.icount' &&
+	grep -qx 'shift=0,sleep=on' '$fake/args.icount' &&
+	grep -q 'tsc_early_khz=1000000' '$fake/args.icount'" \
+	"ACCEL=icount runs QEMU with --icount and the guest's TSC at its 1 GHz"
+ok "! grep -q icount '$fake/args.basic'" "other runs have no -icount"
 
 # Shims that refuse to delete or create anything outside $tmp, and log the
 # attempt: today's run-vm would otherwise delete /NAME here.
