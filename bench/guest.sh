@@ -65,28 +65,6 @@ fsync_beside() {
 	rm -f "$victim" "$rewrite"
 }
 
-# together NAME FILE IOLAB-ARGS...: $streams iolab processes at once after
-# a cold cache, the i-th on FILE.i, each leaving NAME.i.json and NAME.i.csv.
-# More streams than vCPUs is the seeds' setting: reclaim competes with the
-# readers for CPU instead of running on an idle one.
-together() {
-	name=$1 file=$2
-	shift 2
-	cold
-	pids=""
-	i=1
-	while [ "$i" -le "$streams" ]; do
-		iolab -j -l "$out/$name.$i.csv" "$@" "$file.$i" >"$out/$name.$i.json" &
-		pids="$pids $!"
-		i=$((i + 1))
-	done
-	for p in $pids; do
-		wait "$p" || { say "iolab failed in step $name"; return 1; }
-	done
-	say "  $name: $streams streams, $(cat "$out/$name".*.json | sed -n 's/.*"mb_s":\([0-9.]*\).*/\1/p' |
-		awk '{ t += $1 } END { print t }') MB/s in all"
-}
-
 # wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS, which
 # bench/run checks and passes)
 wanted() {
@@ -115,26 +93,22 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 	fi
 	streams=${BENCH_STREAMS:-4}
 	if wanted cseqread || wanted crandread; then
-		i=1
-		while [ "$i" -le "$streams" ]; do
-			data_file "$dir/bench-c.$i" $((data_mib / streams))
-			i=$((i + 1))
-		done
+		stream_files "$dir/bench-c" "$streams" $((data_mib / streams))
 	fi
 	wanted fsync && write_limit bench-rewriter 4
 	round=1
 	while [ "$round" -le "$repeats" ]; do
 		say "$fs, round $round of $repeats"
 		wanted cseqread && for m in buffered uncached direct fadvise; do
-			together "$fs/cseqread-$m.r$round" "$dir/bench-c" -m "$m" -b 1M
+			together "$fs/cseqread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -b 1M -i 0.25
 		done
 		wanted crandread && for m in uring-buffered uring-uncached; do
-			together "$fs/crandread-$m.r$round" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
+			together "$fs/crandread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
 		done
 		if wanted cwrite; then
 			for m in buffered uncached; do
 				rm -f "$dir"/bench-w.*
-				together "$fs/cwrite-$m.r$round" "$dir/bench-w" -m "$m" -w -b 1M \
+				together "$fs/cwrite-$m.r$round" "$streams" "$dir/bench-w" -m "$m" -w -b 1M \
 					-s "${BENCH_WRITER_MIB:-$mem_mib}M"
 			done
 			rm -f "$dir"/bench-w.*

@@ -11,6 +11,9 @@
 #   measure NAME IOLAB-ARGS...  run iolab: NAME.json (summary), NAME.csv
 #                               (per-second log), one line of progress
 #   json NAME KEY               a number from NAME.json
+#   stream_files BASE N MIB     data files BASE.1 ... BASE.N, MIB MiB each
+#   together NAME N FILE ARGS   N iolab processes at once, the i-th on
+#                               FILE.i: NAME.i.json and NAME.i.csv
 #   disk_dev                    the name of the disk under $dir (vdb, ...)
 #   write_limit GROUP MB_S      make cgroup GROUP, whose writes to the disk
 #                               under $dir (and the writeback of what it
@@ -71,6 +74,37 @@ measure() {
 	}
 	say "  $name: $(json "$name" mb_s) MB/s, kswapd $(json "$name" kswapd_cpu_pct)% CPU," \
 		"page cache peak $(($(json "$name" peak) / 1024)) MiB"
+}
+
+# stream_files BASE N MIB: data files BASE.1 ... BASE.N of MIB MiB each
+stream_files() {
+	i=1
+	while [ "$i" -le "$2" ]; do
+		data_file "$1.$i" "$3"
+		i=$((i + 1))
+	done
+}
+
+# together NAME N FILE IOLAB-ARGS...: N iolab processes at once after a
+# cold cache, the i-th on FILE.i, each leaving NAME.i.json and NAME.i.csv.
+# More streams than vCPUs is the seeds' setting: reclaim competes with the
+# readers for CPU instead of running on an idle one.
+together() {
+	name=$1 n=$2 file=$3
+	shift 3
+	cold
+	pids=""
+	i=1
+	while [ "$i" -le "$n" ]; do
+		iolab -j -l "$out/$name.$i.csv" "$@" "$file.$i" >"$out/$name.$i.json" &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	for p in $pids; do
+		wait "$p" || { say "iolab failed in step $name"; return 1; }
+	done
+	say "  $name: $n streams, $(cat "$out/$name".*.json | sed -n 's/.*"mb_s":\([0-9.]*\).*/\1/p' |
+		awk '{ t += $1 } END { print t }') MB/s in all"
 }
 
 # noisy NAME MODE HOT BIG: a latency-sensitive reader (random 4 KiB reads

@@ -6,6 +6,8 @@
 #                           and run COMMAND; results land in $out
 #   jget STEP KEY           a number from the guest's STEP.json
 #   json_num FILE KEY       a number from any iolab JSON file
+#   jstreams STEP KEY sum|max   KEY over the streams' STEP.N.json, added
+#                           up or the largest
 #   growth STEP             the page cache's peak growth in STEP, MiB
 #   percent_kept A B        B as a percentage of A (0 when A is 0)
 #   ratio A B               A / B to two places ("-" if either is missing)
@@ -14,6 +16,15 @@
 #                           one line per step: COLUMN of STEP.csv over time
 #                           (a column name, or a gnuplot expression in
 #                           parentheses, e.g. "(column('cached_kib')/1024)")
+#   cliff_plot PNG TITLE STEP...
+#                           the cliff: MB/s, page cache, kswapd CPU,
+#                           direct-reclaim stalls and memory pressure of
+#                           each STEP.csv, in five panels on one time axis
+#   sum_csv PREFIX          PREFIX.sum.csv: the per-second logs
+#                           PREFIX.*.csv of streams run together, as one
+#   before_cliff FILE       mean MB/s of a log before reclaim starts
+#   csv_mean FILE COLUMN FROM TO
+#                           mean of COLUMN over [FROM, TO) of the run
 #   check NAME VALUE-TEXT CONDITION [HINT]      print one self-check line
 #   lab_score                                   print the score; status 1 if
 #                                               a check failed
@@ -72,6 +83,13 @@ jget() {
 	json_num "$out/$1.json" "$2"
 }
 
+jstreams() {
+	local f
+	for f in "$out/$1".[0-9]*.json; do json_num "$f" "$2"; done |
+		awk -v op="$3" '{ s += $1; if (NR == 1 || $1 > m) m = $1 }
+			END { printf "%g\n", op == "max" ? m : s }'
+}
+
 growth() {
 	echo $((($(jget "$1" peak) - $(jget "$1" start)) / 1024))
 }
@@ -96,16 +114,32 @@ lab_table() {
 	done
 }
 
-lab_plot() {
-	local png=$1 title=$2 ylabel=$3 column=$4 plots="" s
-	shift 4
+# plot_lines COLUMN STEP...: gnuplot's plot list, one line per step
+plot_lines() {
+	local column=$1 plots="" s
+	shift
 	case "$column" in "("*) ;; *) column="'$column'" ;; esac
 	for s in "$@"; do
 		plots="$plots${plots:+, }'$out/$s.csv' using 'seconds':$column with linespoints lw 2 pt 7 ps 0.5 title '$s'"
 	done
+	echo "$plots"
+}
+
+# gnuplot_png PNG: run gnuplot on the script in stdin, report the picture
+gnuplot_png() {
+	if gnuplot 2>"$out/gnuplot.err"; then
+		echo "$LAB: plot: $out/$1"
+	else
+		echo "$LAB: gnuplot could not draw $1: $(head -n 3 "$out/gnuplot.err")" >&2
+	fi
+}
+
+lab_plot() {
+	local png=$1 title=$2 ylabel=$3 column=$4
+	shift 4
 	# a quote would end gnuplot's string
 	title=${title//\'/}
-	if gnuplot 2>"$out/gnuplot.err" <<-GP
+	gnuplot_png "$png" <<-GP
 	set terminal pngcairo size 800,450 noenhanced
 	set output '$out/$png'
 	set title '$title'
@@ -114,13 +148,77 @@ lab_plot() {
 	set xlabel 'seconds'
 	set ylabel '$ylabel'
 	set grid
-	plot $plots
+	plot $(plot_lines "$column" "$@")
 	GP
-	then
-		echo "$LAB: plot: $out/$png"
-	else
-		echo "$LAB: gnuplot could not draw $png: $(head -n 3 "$out/gnuplot.err")" >&2
-	fi
+}
+
+cliff_plot() {
+	local png=$1 title=$2
+	shift 2
+	title=${title//\'/}
+	gnuplot_png "$png" <<-GP
+	set terminal pngcairo size 800,1200 noenhanced
+	set output '$out/$png'
+	set datafile separator ','
+	set grid
+	set multiplot layout 5,1 title '$title'
+	set key bottom right opaque
+	set ylabel 'MB/s, all readers'
+	plot $(plot_lines mb_s "$@")
+	unset key
+	set ylabel 'page cache, MiB'
+	plot $(plot_lines "(column('cached_kib')/1024)" "$@")
+	set ylabel 'kswapd, % of a CPU'
+	plot $(plot_lines kswapd_pct "$@")
+	set ylabel 'direct reclaim, stalls/s'
+	plot $(plot_lines allocstall_s "$@")
+	set ylabel 'memory pressure, %'
+	set xlabel 'seconds'
+	plot $(plot_lines psi_mem_pct "$@")
+	unset multiplot
+	GP
+}
+
+# sum_csv FILE-PREFIX: the streams' per-second logs as one (FILE-PREFIX.sum.csv):
+# MB/s added up row by row (the streams start together), the system-wide
+# columns from the first stream
+sum_csv() {
+	awk -F, 'FNR == 1 { if (NR == 1) print; next }
+		{
+			if (!(FNR in row)) { row[FNR] = $0; if (FNR > n) n = FNR }
+			sum[FNR] += $2
+		}
+		END {
+			for (k = 2; k <= n; k++) {
+				m = split(row[k], f, ",")
+				line = f[1] "," sum[k]
+				for (i = 3; i <= m; i++) line = line "," f[i]
+				print line
+			}
+		}' "$1".*.csv >"$1.sum.csv"
+}
+# before_cliff FILE: mean MB/s of a summed log over the seconds before
+# reclaim starts (kswapd CPU or an allocation stall), "-" if it never ran
+# before reclaim
+before_cliff() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == 0 { next }
+		$c["kswapd_pct"] > 0 || $c["allocstall_s"] > 0 { exit }
+		{ t += $c["mb_s"]; n++ }
+		END { if (n) printf "%.1f\n", t / n; else print "-" }' "$1"
+}
+# csv_mean FILE COLUMN FROM TO: the mean of COLUMN over the rows of a
+# per-second log whose time lies in [FROM, TO) of the run, as fractions of
+# its length (0 0.5: the first half), "-" if there are none
+csv_mean() {
+	awk -F, -v col="$2" -v from="$3" -v to="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 > 0 { t[++n] = $1; v[n] = $c[col] }
+		END {
+			for (i = 1; i <= n; i++)
+				if (t[i] >= from * t[n] && (t[i] < to * t[n] || (to == 1 && i == n))) { s += v[i]; k++ }
+			if (k) printf "%.1f\n", s / k; else print "-"
+		}' "$1"
 }
 
 check() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Lab 3, guest side: the lab 2 stream again with RWF_UNCACHED, beside
-# buffered and the fadvise workaround; a warm range that must survive; the
-# drop-behind tracepoints for one read.
+# buffered and the fadvise workaround; a warm range that must survive; lab
+# 2's cliff (four readers) buffered and uncached; the drop-behind
+# tracepoints for one read.
 set -eu
 LAB=lab3
 # shellcheck source=../guest-lib.sh
@@ -29,7 +30,7 @@ stream_past_warm() { # name mode
 
 beside=$dir/lab3-beside.dat
 pclab-rw -w -s "${warm_mib}M" -f "$beside"
-say "step 1/3: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
+say "step 1/4: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
 say "  buffered"
 stream_past_warm buffered buffered
 say "  uncached (RWF_UNCACHED)"
@@ -37,11 +38,18 @@ stream_past_warm uncached uncached
 say "  fadvise (buffered + POSIX_FADV_DONTNEED behind the reader)"
 stream_past_warm fadvise fadvise
 
-say "step 2/3: io_uring with RWF_UNCACHED, 4 reads in flight"
+say "step 2/4: io_uring with RWF_UNCACHED, 4 reads in flight"
 cold
 measure uring-uncached -m uring-uncached -q 4 -b 1M "$big"
 
-say "step 3/3: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
+streams=4
+say "step 3/4: lab 2's cliff, buffered then uncached: $streams readers at once, $((data_mib / streams)) MiB each"
+stream_files "$dir/lab3-c" "$streams" $((data_mib / streams))
+together cliff-buffered "$streams" "$dir/lab3-c" -m buffered -b 1M -i 0.25
+together cliff-uncached "$streams" "$dir/lab3-c" -m uncached -b 1M -i 0.25
+rm -f "$dir"/lab3-c.*
+
+say "step 4/4: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
 cold
 pclab-rw -s 2M "$big"
 pclab-rw -S -s 8M "$big" | cut -d' ' -f1 >"$out/trace-warm-pages"
