@@ -197,6 +197,41 @@ kernel-check-series: $(KIMAGE_debug)
 kernel-export: $(TREE_STAMP)
 	$(Q)kernel/scripts/export-series $(KSRC) kernel/patches
 
+# --- lib/: what pcviz, the tools and the C tests share ----------------------
+
+# Headers in include/pclab/, sources in lib/.  One archive per way of
+# compiling: the host's programs, the host's sanitized tests, and the
+# guest's static programs (GUEST_CC).  No kernel tree is needed.
+LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_HDRS := $(sort $(wildcard include/pclab/*.h))
+LIB_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
+LIBPCLAB := $(B)/host/libpclab.a
+LIBPCLAB_ASAN := $(B)/host/libpclab-asan.a
+LIBPCLAB_GUEST := $(B)/guest/libpclab.a
+lib_objs = $(patsubst lib/%.c,$(B)/$(1)/%.o,$(LIB_SRCS))
+
+$(B)/host/lib-obj/%.o: lib/%.c $(LIB_HDRS)
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(LIB_CFLAGS) -c -o $@ $<
+
+$(B)/host/lib-asan-obj/%.o: lib/%.c $(LIB_HDRS)
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(LIB_CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(B)/guest/lib-obj/%.o: lib/%.c $(LIB_HDRS)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(LIBPCLAB): $(call lib_objs,host/lib-obj)
+$(LIBPCLAB_ASAN): $(call lib_objs,host/lib-asan-obj)
+$(LIBPCLAB_GUEST): $(call lib_objs,guest/lib-obj)
+$(LIBPCLAB) $(LIBPCLAB_ASAN) $(LIBPCLAB_GUEST):
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 # --- Guest programs and initramfs -------------------------------------------
 
 GUEST_CC := gcc
@@ -238,6 +273,12 @@ $(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h t
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Itests/lib -o $@ $(filter %.c,$^) -lm
+
+# lib/'s unit tests, fixtures included (tests/host/lib.sh)
+$(B)/host/lib-unit: tests/host/lib-unit.c tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.a,$^) -lm
 
 include pcviz/pcviz.mk
 
@@ -295,7 +336,7 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 # --- Tests -------------------------------------------------------------------
 
-check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit | $(DEPS_STAMP)
+check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit $(B)/host/lib-unit | $(DEPS_STAMP)
 	$(Q)tests/run-check
 
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)

@@ -11,7 +11,7 @@ if [ ! -d build/headers/include ] || [ ! -r build/linux/tools/testing/selftests/
 	skip "clang-tidy" "build/headers or the kernel tree missing (make headers)"
 	done_testing
 fi
-common=(-std=gnu11 -Wall -Wextra -isystem build/headers/include)
+common=(-std=gnu11 -Wall -Wextra -isystem build/headers/include -Iinclude)
 read -ra pcviz_flags <<<"$(pkg-config --cflags libtracefs libtraceevent libtracecmd ncursesw)"
 while read -r f; do
 	case "$f" in
