@@ -11,10 +11,10 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "message.h"
+#include "pclab/clock.h"
 #include "procfs.h"
 #include "residency.h"
 #include "source.h"
@@ -24,7 +24,7 @@ struct live {
 	int fd[PCV_MAX_FILES];
 	bool mincore_tells[PCV_MAX_FILES];	/* see pcv_residency_refresh() */
 	bool mincore;
-	int kswapd;
+	struct pclab_kswapd kswapd;
 	bool tracing;
 };
 
@@ -189,7 +189,7 @@ static int add_dir(struct pcv_model *m, struct live *l, const char *dir, char *e
 static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 {
 	struct live *l = s->priv;
-	double t0 = pcv_monotonic();
+	double t0 = pclab_now();
 	bool used_mincore = false;
 
 	(void)dt;
@@ -218,11 +218,11 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 				 used_mincore ? "mincore" : "cachestat", strerror(errno));
 	}
 	snprintf(m->res_source, sizeof(m->res_source), "%s", used_mincore ? "mincore" : "cachestat");
-	pcv_read_system(&m->sys, l->kswapd);
+	pcv_read_system(&m->sys, &l->kswapd);
 	if (l->tracing)
 		pcv_trace_poll(m);
-	m->refresh_us = (pcv_monotonic() - t0) * 1e6;
-	pcv_model_tick(m, pcv_monotonic());
+	m->refresh_us = (pclab_now() - t0) * 1e6;
+	pcv_model_tick(m, pclab_now());
 	return 0;
 }
 
@@ -290,7 +290,7 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 		}
 	}
 	l->mincore = o->mincore;
-	l->kswapd = pcv_find_kswapd();
+	pclab_kswapd_find(&l->kswapd, NULL);
 	s->name = "live";
 	s->sample = live_refresh;
 	s->close = live_close;

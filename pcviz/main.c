@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "pclab/clock.h"
 #include "source.h"
 #include "ui.h"
 
@@ -38,30 +39,23 @@ static void catch_signals(void)
 /* How often events are read between refreshes: the kernel's buffer stays small. */
 #define DRAIN_S 0.1
 
-static double seconds(const struct timespec *ts)
-{
-	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
-}
-
 /*
  * Sleeps until start + n * interval on the monotonic clock (no drift),
  * reading the source's events every DRAIN_S meanwhile.
  */
-static void wait_interval(struct pcv_source *s, struct pcv_model *m, const struct timespec *start,
+static void wait_interval(struct pcv_source *s, struct pcv_model *m, double start,
 			  double interval, long n)
 {
-	double at = seconds(start) + interval * (double)n;
+	double at = start + interval * (double)n;
 
 	while (!stop_signal) {
-		struct timespec now, ts;
-		double until;
+		double now = pclab_now(), until;
+		struct timespec ts;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (seconds(&now) >= at)
+		if (now >= at)
 			break;
-		until = seconds(&now) + DRAIN_S < at ? seconds(&now) + DRAIN_S : at;
-		ts.tv_sec = (time_t)until;
-		ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+		until = now + DRAIN_S < at ? now + DRAIN_S : at;
+		ts = pclab_timespec(until);
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == 0 && until < at &&
 		    s->drain)
 			s->drain(s, m);
@@ -95,7 +89,7 @@ static bool tell_unknown(const struct pcv_model *m, bool *told)
 static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
 {
 	static bool told[PCV_MAX_FILES];
-	struct timespec start;
+	double start;
 	bool last = false, unknown = false;
 	char words[160];
 
@@ -106,11 +100,11 @@ static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv
 		fprintf(stderr, "pcviz: %s\n", words);
 	if (!o->json)
 		pcv_csv_header(stdout);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = pclab_now();
 	s->sample(s, m, 0);
 	for (long n = 1; !last && (!o->count || n <= o->count); n++) {
 		if (s->realtime)
-			wait_interval(s, m, &start, o->interval, n);
+			wait_interval(s, m, start, o->interval, n);
 		/* a signal ends the run with a line for the partial interval */
 		if (stop_signal == SIGPIPE)
 			break;

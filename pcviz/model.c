@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/sysmacros.h>
 
 #include "model.h"
@@ -382,14 +381,6 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 static double rate(uint64_t now, uint64_t before, double dt)
 {
 	return now >= before ? (double)(now - before) / dt : 0;
-}
-
-double pcv_monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void pcv_model_tick(struct pcv_model *m, double now)

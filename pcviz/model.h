@@ -126,7 +126,7 @@ struct pcv_system {
 	uint64_t vm[PCV_VM_N], vm_prev[PCV_VM_N];
 	bool vm_valid[PCV_VM_N];
 	double vm_rate[PCV_VM_N];	/* per second over the last interval */
-	/* kswapd0's CPU time in clock ticks (-1: no kswapd0), its share of one CPU */
+	/* every kswapd thread's CPU time in clock ticks (-1: none), their share of one CPU */
 	long long kswapd_ticks, kswapd_prev_ticks;
 	long ticks_per_s;
 	double kswapd_cpu;	/* percent of one CPU over the last interval */
@@ -202,8 +202,6 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 /* Ends an interval at time now: rates of events and counters. */
 void pcv_model_tick(struct pcv_model *m, double now);
-/* Seconds on the monotonic clock: the time base of pcv_model_tick() */
-double pcv_monotonic(void);
 /* Zeroes counts (key r), keeps residency. */
 void pcv_model_reset_counts(struct pcv_model *m);
 /* Sum of the watched files' residency. */

@@ -1,56 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Batch output.  One table of named values per interval feeds both formats,
- * so CSV columns and JSON keys are the same names (docs/pcviz.md lists them).
+ * Batch output.  One table of named values per interval (lib/'s
+ * pclab/table.h) feeds both formats, so CSV columns and JSON keys are the
+ * same names (docs/pcviz.md lists them).
  */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "output.h"
-
-enum vtype { V_UINT, V_REAL, V_TEXT, V_NONE };
-
-struct value {
-	char name[40];
-	enum vtype type;
-	uint64_t u;
-	double d;
-	const char *s;
-};
+#include "pclab/table.h"
 
 #define MAX_VALUES (32 + PCV_VM_N + PCV_EV_NKINDS)
 
-static struct value *add(struct value *v, int *n, const char *prefix, const char *name,
-			 const char *suffix, enum vtype type)
+/* a value of the model, or empty (null) where it is unknown */
+static void known_uint(struct pclab_table *t, const char *name, uint64_t u, bool known)
 {
-	struct value *x = &v[(*n)++];
-
-	snprintf(x->name, sizeof(x->name), "%s%s%s", prefix, name, suffix);
-	x->type = type;
-	return x;
+	if (known)
+		pclab_add_uint(t, name, u);
+	else
+		pclab_add_null(t, name);
 }
 
-static void uint_value(struct value *v, int *n, const char *name, uint64_t u)
+static void known_real(struct pclab_table *t, const char *name, double d, bool known)
 {
-	add(v, n, "", name, "", V_UINT)->u = u;
-}
-
-/* a /proc/meminfo value: empty (null) when there are no counters (replay) */
-static void kib_value(struct value *v, int *n, const char *name, uint64_t u, bool known)
-{
-	add(v, n, "", name, "", known ? V_UINT : V_NONE)->u = u;
-}
-
-static void text_value(struct value *v, int *n, const char *name, const char *s)
-{
-	add(v, n, "", name, "", V_TEXT)->s = s;
-}
-
-/* a residency total: empty (null) when a file's residency is unknown */
-static void res_value(struct value *v, int *n, const char *name, uint64_t u, bool known)
-{
-	add(v, n, "", name, "", known ? V_UINT : V_NONE)->u = u;
+	if (known)
+		pclab_add_real(t, name, 3, d);
+	else
+		pclab_add_null(t, name);
 }
 
 /* The files' states in file order, separated by spaces ("ok unknown"). */
@@ -68,170 +44,91 @@ static const char *states(const struct pcv_model *m, char *buf, size_t len)
 /* states has room for every file's state: "truncated" is the longest */
 #define STATES_LEN (PCV_MAX_FILES * 10 + 1)
 
-static int values(const struct pcv_model *m, struct value *v, char *states_buf)
+static void values(const struct pcv_model *m, struct pclab_table *t, char *states_buf)
 {
-	struct pcv_res t = pcv_model_total(m);
+	struct pcv_res total = pcv_model_total(m);
 	const struct pcv_system *s = &m->sys;
+	/* residency totals: unknown when any file's is */
 	bool known = !pcv_model_any_unknown(m);
-	struct value *x;
-	int n = 0;
 
-	add(v, &n, "", "time", "", V_REAL)->d = m->now - m->t0;
-	uint_value(v, &n, "files", (uint64_t)m->nfiles);
-	uint_value(v, &n, "pages", t.pages);
-	res_value(v, &n, "cached", t.cached, known);
-	res_value(v, &n, "dirty", t.dirty, known);
-	res_value(v, &n, "writeback", t.writeback, known);
-	res_value(v, &n, "evicted", t.evicted, known);
-	res_value(v, &n, "recently_evicted", t.recently_evicted, known);
-	text_value(v, &n, "residency", m->res_source);
-	text_value(v, &n, "states", states(m, states_buf, STATES_LEN));
-	kib_value(v, &n, "mem_free_kb", s->mem_free, s->known);
-	kib_value(v, &n, "cached_kb", s->cached, s->known);
-	kib_value(v, &n, "active_file_kb", s->active_file, s->known);
-	kib_value(v, &n, "inactive_file_kb", s->inactive_file, s->known);
-	kib_value(v, &n, "dirty_kb", s->dirty, s->known);
-	kib_value(v, &n, "writeback_kb", s->writeback, s->known);
+	pclab_add_real(t, "time", 3, m->now - m->t0);
+	pclab_add_uint(t, "files", (uint64_t)m->nfiles);
+	pclab_add_uint(t, "pages", total.pages);
+	known_uint(t, "cached", total.cached, known);
+	known_uint(t, "dirty", total.dirty, known);
+	known_uint(t, "writeback", total.writeback, known);
+	known_uint(t, "evicted", total.evicted, known);
+	known_uint(t, "recently_evicted", total.recently_evicted, known);
+	pclab_add_text(t, "residency", m->res_source);
+	pclab_add_text(t, "states", states(m, states_buf, STATES_LEN));
+	/* /proc/meminfo: unknown when there are no counters (replay) */
+	known_uint(t, "mem_free_kb", s->mem_free, s->known);
+	known_uint(t, "cached_kb", s->cached, s->known);
+	known_uint(t, "active_file_kb", s->active_file, s->known);
+	known_uint(t, "inactive_file_kb", s->inactive_file, s->known);
+	known_uint(t, "dirty_kb", s->dirty, s->known);
+	known_uint(t, "writeback_kb", s->writeback, s->known);
 	for (int i = 0; i < PCV_VM_N; i++) {
-		x = add(v, &n, "", pcv_vm_name[i], "_s", s->known && s->vm_valid[i] ? V_REAL : V_NONE);
-		x->d = s->vm_rate[i];
+		char name[40];
+
+		snprintf(name, sizeof(name), "%s_s", pcv_vm_name[i]);
+		known_real(t, name, s->vm_rate[i], s->known && s->vm_valid[i]);
 	}
-	x = add(v, &n, "", "kswapd_cpu", "", s->kswapd_ticks >= 0 ? V_REAL : V_NONE);
-	x->d = s->kswapd_cpu;
-	x = add(v, &n, "", "mglru", "", s->mglru >= 0 ? V_UINT : V_NONE);
-	x->u = (uint64_t)(s->mglru > 0);
-	text_value(v, &n, "events", m->events_on ? "on" : "off");
-	text_value(v, &n, "events_why", m->events_why);
+	known_real(t, "kswapd_cpu", s->kswapd_cpu, s->kswapd_ticks >= 0);
+	known_uint(t, "mglru", (uint64_t)(s->mglru > 0), s->mglru >= 0);
+	pclab_add_text(t, "events", m->events_on ? "on" : "off");
+	pclab_add_text(t, "events_why", m->events_why);
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
-		add(v, &n, "ev_", pcv_kind_name[k], "", V_UINT)->u = m->ev_count[k];
-	uint_value(v, &n, "lost", m->lost);
-	uint_value(v, &n, "unattributed", m->unattributed);
-	add(v, &n, "", "refresh_us", "", V_REAL)->d = m->refresh_us;
-	return n;
+		pclab_table_add(t, PCLAB_UINT, "ev_%s", pcv_kind_name[k])->u = m->ev_count[k];
+	pclab_add_uint(t, "lost", m->lost);
+	pclab_add_uint(t, "unattributed", m->unattributed);
+	pclab_add_real(t, "refresh_us", 3, m->refresh_us);
 }
 
 void pcv_csv_header(FILE *out)
 {
 	struct pcv_model *m = calloc(1, sizeof(*m));
-	struct value v[MAX_VALUES];
+	struct pclab_value v[MAX_VALUES];
+	struct pclab_table t;
 	char st[STATES_LEN];
-	int n;
 
 	if (!m)
 		return;
-	n = values(m, v, st);
-	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? "," : "", v[i].name);
-	fputc('\n', out);
+	pclab_table_init(&t, v, MAX_VALUES);
+	values(m, &t, st);
+	pclab_csv_header(out, &t);
 	fflush(out);
 	free(m);
 }
 
-/* CSV text: no commas, quotes or newlines, so no quoting is needed */
-static void csv_text(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc(strchr(",\"\n\r", *s) ? ';' : *s, out);
-}
-
-/*
- * The length of the valid UTF-8 character at s (not ASCII), 0 if there is
- * none: overlong forms, surrogates and values past U+10FFFF are invalid.
- */
-static int utf8_char(const unsigned char *s)
-{
-	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-/*
- * A JSON string.  File names are bytes: a byte that is not part of valid
- * UTF-8 becomes the lone surrogate \udcXX, as Python's "surrogateescape"
- * writes it, so the JSON stays valid and os.fsencode() gives the name back.
- */
-static void json_text(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		int n = *p < 0x80 ? 1 : utf8_char(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else if (!n)
-			fprintf(out, "\\udc%02x", *p);
-		else
-			fwrite(p, 1, (size_t)n, out);
-		p += n ? n : 1;
-	}
-	fputc('"', out);
-}
-
-static void print_value(FILE *out, const struct value *v, bool json)
-{
-	switch (v->type) {
-	case V_UINT:
-		fprintf(out, "%" PRIu64, v->u);
-		break;
-	case V_REAL:
-		fprintf(out, "%.3f", v->d);
-		break;
-	case V_TEXT:
-		if (json)
-			json_text(out, v->s);
-		else
-			csv_text(out, v->s);
-		break;
-	case V_NONE:
-		if (json)
-			fputs("null", out);
-		break;
-	}
-}
-
 void pcv_csv_line(FILE *out, const struct pcv_model *m)
 {
-	struct value v[MAX_VALUES];
+	struct pclab_value v[MAX_VALUES];
+	struct pclab_table t;
 	char st[STATES_LEN];
-	int n = values(m, v, st);
 
-	for (int i = 0; i < n; i++) {
-		if (i)
-			fputc(',', out);
-		print_value(out, &v[i], false);
-	}
-	fputc('\n', out);
+	pclab_table_init(&t, v, MAX_VALUES);
+	values(m, &t, st);
+	pclab_csv_row(out, &t);
 	fflush(out);
 }
 
 void pcv_json_line(FILE *out, const struct pcv_model *m)
 {
-	struct value v[MAX_VALUES];
+	struct pclab_value v[MAX_VALUES];
+	struct pclab_table t;
 	char st[STATES_LEN];
-	int n = values(m, v, st);
 
+	pclab_table_init(&t, v, MAX_VALUES);
+	values(m, &t, st);
 	fputc('{', out);
-	for (int i = 0; i < n; i++) {
-		fprintf(out, "%s\"%s\":", i ? "," : "", v[i].name);
-		print_value(out, &v[i], true);
-	}
+	pclab_json_members(out, &t);
 	fputs(",\"per_file\":[", out);
 	for (int i = 0; i < m->nfiles; i++) {
 		const struct pcv_file *f = &m->files[i];
 
 		fprintf(out, "%s{\"path\":", i ? "," : "");
-		json_text(out, f->path);
+		pclab_json_text(out, f->path);
 		fprintf(out, ",\"size\":%" PRIu64 ",\"pages\":%" PRIu64, f->size, f->pages);
 		if (f->unknown)
 			fputs(",\"cached\":null,\"dirty\":null,\"writeback\":null,\"evicted\":null,"
@@ -243,7 +140,7 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 				f->total.cached, f->total.dirty, f->total.writeback, f->total.evicted,
 				f->total.recently_evicted);
 		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
-		json_text(out, f->unknown ? f->why : f->note);
+		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

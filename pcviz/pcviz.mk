@@ -19,7 +19,8 @@ PCVIZ_ASAN_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_SRC
 PCVIZ_ASAN_TEST_OBJS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-obj/tests/%.o,$(PCVIZ_TEST_SRCS))
 PCVIZ_ASAN_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-tests/%,$(PCVIZ_TEST_SRCS))
 
-PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -isystem $(B)/headers/include
+# lib/ restates what pcviz needs of the patched UAPI (cachestat): no kernel tree.
+PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -Iinclude
 # Evaluated only when a pcviz recipe runs (the packages come with make deps).
 PCVIZ_PKGS = libtracefs libtraceevent ncursesw
 PCVIZ_HOST_CFLAGS = $(PCVIZ_CFLAGS) -DPCVIZ_REPLAY $(shell pkg-config --cflags libtracecmd $(PCVIZ_PKGS))
@@ -34,52 +35,52 @@ GUEST_TOOLS += $(B)/guest/bin/pcviz
 
 pcviz: $(B)/host/pcviz $(B)/guest/bin/pcviz $(PCVIZ_TESTS)
 
-$(B)/host/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+$(B)/host/pcviz-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -c -o $@ $<
 
-$(B)/host/pcviz-asan-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+$(B)/host/pcviz-asan-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -c -o $@ $<
 
-$(B)/guest/pcviz-obj/%.o: pcviz/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+$(B)/guest/pcviz-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(PCVIZ_GUEST_CFLAGS) -c -o $@ $<
 
-$(B)/host/pcviz: $(PCVIZ_HOST_OBJS)
+$(B)/host/pcviz: $(PCVIZ_HOST_OBJS) $(LIBPCLAB)
 	@echo "  LD      $@"
 	$(Q)gcc -o $@ $^ $(PCVIZ_HOST_LIBS)
 
-$(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS)
+$(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS) $(LIBPCLAB_ASAN)
 	@echo "  LD      $@"
 	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_HOST_LIBS)
 
-$(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS)
+$(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS) $(LIBPCLAB_GUEST)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) -o $@ $^ $(PCVIZ_GUEST_LIBS)
 
-$(PCVIZ_TESTS): $(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o $(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE))
+$(PCVIZ_TESTS): $(B)/host/pcviz-tests/%: $(B)/host/pcviz-obj/tests/%.o \
+		$(patsubst %,$(B)/host/pcviz-obj/%.o,$(PCVIZ_PURE)) $(LIBPCLAB)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc -o $@ $^ $(PCVIZ_TEST_LIBS)
 
 $(PCVIZ_ASAN_TESTS): $(B)/host/pcviz-asan-tests/%: $(B)/host/pcviz-asan-obj/tests/%.o \
-		$(patsubst %,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_PURE))
+		$(patsubst %,$(B)/host/pcviz-asan-obj/%.o,$(PCVIZ_PURE)) $(LIBPCLAB_ASAN)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_TEST_LIBS)
 
-$(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) | $(DEPS_STAMP)
+$(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
 
-$(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c $(HEADERS_STAMP) \
-		| $(DEPS_STAMP)
+$(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib -c -o $@ $<

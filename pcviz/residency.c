@@ -2,23 +2,16 @@
 /* Residency of an open file: cachestat(2) per cell, or sampled mincore(2). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/mman.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
+#include "pclab/cachestat.h"
 #include "residency.h"
-
-#ifndef __NR_cachestat
-#define __NR_cachestat 451
-#endif
 
 int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r)
 {
-	struct cachestat_range range = { .off = first * 4096, .len = n * 4096 };
-	struct cachestat cs;
+	struct pclab_cachestat cs;
 
-	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+	if (pclab_cachestat(fd, first * 4096, n * 4096, &cs))
 		return -1;
 	r->pages = n;
 	r->cached = cs.nr_cache;

@@ -44,7 +44,7 @@ static bool live_pcviz(int pid)
 	if (pid == getpid())
 		return true;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	return pcv_read_file(path, comm, sizeof(comm)) > 0 && !strncmp(comm, "pcviz", 5);
+	return pclab_read_file(path, comm, sizeof(comm)) > 0 && !strncmp(comm, "pcviz", 5);
 }
 
 static int collect_stale(const char *name, void *ctx)

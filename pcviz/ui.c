@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "pclab/clock.h"
 #include "ui.h"
 
 #define MIN_COLS 60
@@ -551,10 +551,10 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		init_pair(C_ALERT, COLOR_RED, -1);
 	}
 	update(&u, 0);
-	next = pcv_monotonic() + o->interval;
-	drained = pcv_monotonic();
+	next = pclab_now() + o->interval;
+	drained = pclab_now();
 	while (!u.quit && !*stop && !(o->count && u.refreshes > o->count)) {
-		double now = pcv_monotonic();
+		double now = pclab_now();
 		int ch, wait;
 
 		if (now >= next || u.steps) {
@@ -565,14 +565,14 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		}
 		draw(&u);
 		/* wake at least every 100 ms to read events, so none are lost */
-		wait = (int)((next - pcv_monotonic()) * 1000);
+		wait = (int)((next - pclab_now()) * 1000);
 		timeout(wait < 0 ? 0 : wait > 100 ? 100 : wait);
 		ch = getch();
 		if (ch != ERR && ch != KEY_RESIZE)
 			handle_key(&u, ch);
-		if (s->drain && !u.paused && pcv_monotonic() - drained >= 0.1) {
+		if (s->drain && !u.paused && pclab_now() - drained >= 0.1) {
 			s->drain(s, m);
-			drained = pcv_monotonic();
+			drained = pclab_now();
 		}
 	}
 	endwin();
