@@ -239,25 +239,26 @@ GUEST_CC := gcc
 # (tools/testing/selftests/kselftest_harness.h in the extracted tree).
 KSELFTEST := $(KSRC)/tools/testing/selftests
 GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/headers/include \
-	-Itests/lib
+	-Iinclude -Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
 LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/* bench/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
-$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(HEADERS_STAMP) $(TREE_STAMP)
+$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(LIB_HDRS) $(LIBPCLAB_GUEST) \
+		$(HEADERS_STAMP) $(TREE_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) -o $@ $< -luring
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) -o $@ $< $(LIBPCLAB_GUEST) -luring
 
 # The project's own tools, for the guest's /usr/local/bin.
 GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
 
-$(B)/guest/bin/%: tools/%.c tools/tool.h $(HEADERS_STAMP)
+$(B)/guest/bin/%: tools/%.c tools/tool.h $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -luring -lm
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) $(LIBPCLAB_GUEST) -luring -lm
 
 # iolab's kernel-free parts, also linked into the host's unit test.
 IOLAB_LIB := tools/iolab/options.c tools/iolab/stats.c
@@ -269,10 +270,10 @@ HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
 	-fno-sanitize-recover=all
 $(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h tools/tool.h \
-		tests/lib/tap.h
+		tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Itests/lib -o $@ $(filter %.c,$^) -lm
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.a,$^) -lm
 
 # lib/'s unit tests, fixtures included (tests/host/lib.sh)
 $(B)/host/lib-unit: tests/host/lib-unit.c tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)

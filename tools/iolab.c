@@ -7,7 +7,6 @@
  * See iolab(1).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -21,99 +20,21 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "iolab/iolab.h"
+#include "pclab/cachestat.h"
+#include "pclab/clock.h"
+#include "pclab/sysstat.h"
+#include "pclab/table.h"
 #include "tool.h"
 
 static struct iolab_options o;
 static struct hist lat;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* A counter from /proc/vmstat or a line of /proc/meminfo (in KiB); -1 if absent */
-static long long proc_value(const char *file, const char *key)
-{
-	FILE *f = fopen(file, "r");
-	long long v;
-
-	if (!f)
-		return -1;
-	v = proc_lookup(f, key);
-	fclose(f);
-	return v;
-}
-
-static long long vmstat(const char *key)
-{
-	return proc_value("/proc/vmstat", key);
-}
-
-static long long meminfo(const char *key)
-{
-	return proc_value("/proc/meminfo", key);
-}
-
-/*
- * The kswapd threads' /proc/PID/stat files, found once: the threads live
- * as long as the kernel, and scanning /proc every second would be work
- * done beside the measured I/O.  One per memory node.
- */
-#define MAX_KSWAPD 64
-static char kswapd_stat[MAX_KSWAPD][32];
-static int nr_kswapd;
-
-static void find_kswapd(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-
-	while (d && (e = readdir(d)) && nr_kswapd < MAX_KSWAPD) {
-		char path[300], comm[64];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kswapd", 6))
-			snprintf(kswapd_stat[nr_kswapd++], sizeof(kswapd_stat[0]), "/proc/%.20s/stat",
-				 e->d_name);
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-}
-
-/* CPU ticks used so far by all kswapd threads */
-static long long kswapd_ticks(void)
-{
-	long long total = 0;
-
-	for (int i = 0; i < nr_kswapd; i++) {
-		unsigned long long ut, st;
-		char buf[1024], *p;
-		FILE *f = fopen(kswapd_stat[i], "r");
-
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) == 2)
-			total += ut + st;
-		fclose(f);
-	}
-	return total;
-}
+/* found once, before the run: see pclab_kswapd_find() */
+static struct pclab_kswapd kswapd_threads;
 
 /* Page cache, dirty and writeback in KiB, from one read of /proc/meminfo */
 struct memstate {
@@ -122,18 +43,11 @@ struct memstate {
 
 static struct memstate memstate(void)
 {
-	struct memstate m = { -1, -1, -1 };
-	FILE *f = fopen("/proc/meminfo", "r");
+	static const char *const keys[] = { "Cached", "Dirty", "Writeback" };
+	long long v[3];
 
-	if (!f)
-		return m;
-	m.cached = proc_lookup(f, "Cached");
-	rewind(f);
-	m.dirty = proc_lookup(f, "Dirty");
-	rewind(f);
-	m.writeback = proc_lookup(f, "Writeback");
-	fclose(f);
-	return m;
+	pclab_read_proc_values("/proc/meminfo", keys, v, 3);
+	return (struct memstate){ v[0], v[1], v[2] };
 }
 
 /*
@@ -148,25 +62,21 @@ struct reclaim {
 
 static struct reclaim reclaim_state(void)
 {
-	static const char *const stall_keys[] = {
+	/* every zone's allocstall_*, then pgscan_direct */
+	static const char *const keys[] = {
 		"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
-		"allocstall_device",
+		"allocstall_device", "pgscan_direct",
 	};
+	enum { NR_STALL_KEYS = 5, NR_KEYS = sizeof(keys) / sizeof(keys[0]) };
 	struct reclaim rc = { 0, 0, -1 };
-	FILE *f = fopen("/proc/vmstat", "r");
+	long long v[NR_KEYS];
+	FILE *f;
 
-	if (f) {
-		for (size_t i = 0; i < sizeof(stall_keys) / sizeof(stall_keys[0]); i++) {
-			long long v;
-
-			rewind(f);
-			v = proc_lookup(f, stall_keys[i]);
-			if (v > 0)
-				rc.stalls += v;
-		}
-		rewind(f);
-		rc.scanned = proc_lookup(f, "pgscan_direct");
-		fclose(f);
+	if (pclab_read_proc_values("/proc/vmstat", keys, v, NR_KEYS) >= 0) {
+		for (int i = 0; i < NR_STALL_KEYS; i++)
+			if (v[i] > 0)
+				rc.stalls += v[i];
+		rc.scanned = v[NR_STALL_KEYS];
 	}
 	f = fopen("/proc/pressure/memory", "r");
 	if (f) {
@@ -179,10 +89,9 @@ static struct reclaim reclaim_state(void)
 /* Pages of this file in the page cache (cachestat(2)), or -1 */
 static long long file_cached_pages(int fd)
 {
-	/* struct cachestat_range and cachestat: <linux/mman.h> clashes with glibc */
-	uint64_t range[2] = { 0, 0 }, cs[5];
+	struct pclab_cachestat cs;
 
-	return syscall(__NR_cachestat, fd, range, cs, 0) ? -1 : (long long)cs[0];
+	return pclab_cachestat(fd, 0, 0, &cs) ? -1 : (long long)cs.nr_cache;
 }
 
 static void io_error(void)
@@ -225,14 +134,13 @@ static void request_stop(int sig)
 /* The next block to do, or -1 when the run is over. */
 static long long next(void)
 {
-	double t = now();
+	double t = pclab_now();
 
 	if (stop_requested || (o.seconds > 0 && t - r.start >= o.seconds) ||
 	    (o.seconds <= 0 && r.next_block >= r.nblocks))
 		return -1;
 	if (o.rate > 0 && r.ops / o.rate > t - r.start) {
-		double wait = r.ops / o.rate - (t - r.start);
-		struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
+		struct timespec ts = pclab_timespec(r.ops / o.rate - (t - r.start));
 
 		nanosleep(&ts, NULL);
 	}
@@ -242,7 +150,7 @@ static long long next(void)
 
 static void account(double t0, long long n)
 {
-	hist_add(&lat, (uint64_t)((now() - t0) * 1e9));
+	hist_add(&lat, (uint64_t)((pclab_now() - t0) * 1e9));
 	r.ops++;
 	r.bytes += n;
 }
@@ -253,7 +161,7 @@ static void account(double t0, long long n)
  */
 static void tick(bool final)
 {
-	double t = now(), dt = t - r.last;
+	double t = pclab_now(), dt = t - r.last;
 	struct memstate mem;
 	struct reclaim rc;
 	long long kswapd;
@@ -261,7 +169,7 @@ static void tick(bool final)
 	if (dt < (final ? 0.01 : o.interval))
 		return;
 	mem = memstate();
-	kswapd = kswapd_ticks();
+	kswapd = pclab_kswapd_ticks(&kswapd_threads);
 	rc = reclaim_state();
 	if (mem.cached > r.cached_peak)
 		r.cached_peak = mem.cached;
@@ -306,7 +214,7 @@ static void uring_submit(struct io_uring *ring, struct slot *sl, int fd, long lo
 		io_uring_prep_read(sqe, fd, sl->buf, o.bs, block * o.bs);
 	sqe->rw_flags = iolab_uncached(&o) ? RWF_UNCACHED : 0;
 	io_uring_sqe_set_data(sqe, sl);
-	sl->t0 = now();
+	sl->t0 = pclab_now();
 }
 
 static void run_uring(int fd, unsigned char *buf)
@@ -392,7 +300,7 @@ static void run_sync(int fd, unsigned char *buf, const unsigned char *map)
 	long long block;
 
 	while ((block = next()) >= 0) {
-		double t0 = now();
+		double t0 = pclab_now();
 		long long n;
 
 		if (map) {
@@ -411,11 +319,16 @@ static void run_sync(int fd, unsigned char *buf, const unsigned char *map)
 }
 
 /* vmstat counters whose change the summary reports */
-static const char *const counters[] = {
-	"pgpgin", "pgpgout", "pgsteal_kswapd", "pgsteal_direct",
-	"workingset_refault_file", "dropbehind_marked", "dropbehind_read", "dropbehind_write",
+enum counter {
+	PGPGIN, PGPGOUT, PGSTEAL_KSWAPD, PGSTEAL_DIRECT, REFAULT_FILE,
+	DB_MARKED, DB_READ, DB_WRITE, NR_COUNTERS
 };
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+static const char *const counters[NR_COUNTERS] = {
+	[PGPGIN] = "pgpgin", [PGPGOUT] = "pgpgout",
+	[PGSTEAL_KSWAPD] = "pgsteal_kswapd", [PGSTEAL_DIRECT] = "pgsteal_direct",
+	[REFAULT_FILE] = "workingset_refault_file", [DB_MARKED] = "dropbehind_marked",
+	[DB_READ] = "dropbehind_read", [DB_WRITE] = "dropbehind_write",
+};
 
 /* The system before the run */
 struct baseline {
@@ -425,11 +338,10 @@ struct baseline {
 
 static struct baseline take_baseline(void)
 {
-	struct baseline b = { .kswapd_ticks = kswapd_ticks(), .cached_kib = meminfo("Cached"),
-			      .reclaim = reclaim_state() };
+	struct baseline b = { .kswapd_ticks = pclab_kswapd_ticks(&kswapd_threads),
+			      .cached_kib = pclab_meminfo("Cached"), .reclaim = reclaim_state() };
 
-	for (size_t i = 0; i < NR_COUNTERS; i++)
-		b.counter[i] = vmstat(counters[i]);
+	pclab_read_proc_values("/proc/vmstat", counters, b.counter, NR_COUNTERS);
 	return b;
 }
 
@@ -437,43 +349,61 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 {
 	struct rusage ru;
 	struct reclaim rc = reclaim_state();
-	long long cached = meminfo("Cached"), d[NR_COUNTERS];
+	long long cached = pclab_meminfo("Cached"), now[NR_COUNTERS], d[NR_COUNTERS];
 	double usr, sys, kswapd, hit_pct;
 
 	getrusage(RUSAGE_SELF, &ru);
 	usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	kswapd = (kswapd_ticks() - b->kswapd_ticks) * 100.0 / sysconf(_SC_CLK_TCK) / elapsed;
+	kswapd = (pclab_kswapd_ticks(&kswapd_threads) - b->kswapd_ticks) * 100.0 /
+		 sysconf(_SC_CLK_TCK) / elapsed;
 	hit_pct = r.ops ? r.hits * 100.0 / r.ops : 0;
 	if (cached > r.cached_peak)
 		r.cached_peak = cached;
 	/* -1 where the kernel lacks the counter (drop-behind ones without the series) */
-	for (size_t i = 0; i < NR_COUNTERS; i++) {
-		long long v = vmstat(counters[i]);
-
-		d[i] = v < 0 || b->counter[i] < 0 ? -1 : v - b->counter[i];
-	}
+	pclab_read_proc_values("/proc/vmstat", counters, now, NR_COUNTERS);
+	for (int i = 0; i < NR_COUNTERS; i++)
+		d[i] = now[i] < 0 || b->counter[i] < 0 ? -1 : now[i] - b->counter[i];
 	if (o.json) {
-		printf("{\"mode\":\"%s\",\"op\":\"%s\",\"pattern\":\"%s\",\"bs\":%lld,"
-		       "\"bytes\":%lld,\"seconds\":%.3f,\"mb_s\":%.1f,\"iops\":%.0f,"
-		       "\"lat_us\":{\"p50\":%.1f,\"p99\":%.1f,\"p999\":%.1f},"
-		       "\"cpu_user_s\":%.2f,\"cpu_sys_s\":%.2f,\"kswapd_cpu_pct\":%.1f,"
-		       "\"cache_kib\":{\"start\":%lld,\"peak\":%lld,\"end\":%lld},"
-		       "\"dirty_kib_peak\":%lld,\"writeback_kib_peak\":%lld,",
-		       iolab_mode_names[o.mode], o.write ? "write" : "read",
-		       o.random ? "random" : "sequential", o.bs, r.bytes, elapsed,
-		       r.bytes / 1e6 / elapsed, r.ops / elapsed, hist_percentile(&lat, 50) / 1e3,
-		       hist_percentile(&lat, 99) / 1e3, hist_percentile(&lat, 99.9) / 1e3, usr,
-		       sys, kswapd, b->cached_kib, r.cached_peak, cached, r.dirty_peak,
-		       r.writeback_peak);
-		printf("\"hit_pct\":%.2f,\"pgpgin_kib\":%lld,\"pgpgout_kib\":%lld,"
-		       "\"pages_reclaimed\":%lld,\"refaults\":%lld,\"dropbehind_marked\":%lld,"
-		       "\"dropbehind_dropped\":%lld,\"file_cached_pages\":%lld,"
-		       "\"allocstalls\":%lld,\"pgscan_direct\":%lld,\"psi_mem_some_ms\":%.1f}\n",
-		       o.hits ? hit_pct : -1, d[0], d[1], d[2] < 0 ? -1 : d[2] + d[3], d[4], d[5],
-		       d[6] < 0 ? -1 : d[6] + d[7], file_cached_pages(fd),
-		       rc.stalls - b->reclaim.stalls, rc.scanned - b->reclaim.scanned,
-		       rc.psi_us < 0 ? -1.0 : (rc.psi_us - b->reclaim.psi_us) / 1e3);
+		struct pclab_value v[40];
+		struct pclab_table t;
+
+		pclab_table_init(&t, v, sizeof(v) / sizeof(v[0]));
+		pclab_add_text(&t, "mode", iolab_mode_names[o.mode]);
+		pclab_add_text(&t, "op", o.write ? "write" : "read");
+		pclab_add_text(&t, "pattern", o.random ? "random" : "sequential");
+		pclab_add_int(&t, "bs", o.bs);
+		pclab_add_int(&t, "bytes", r.bytes);
+		pclab_add_real(&t, "seconds", 3, elapsed);
+		pclab_add_real(&t, "mb_s", 1, r.bytes / 1e6 / elapsed);
+		pclab_add_real(&t, "iops", 0, r.ops / elapsed);
+		pclab_add_object(&t, "lat_us", 3);
+		pclab_add_real(&t, "p50", 1, hist_percentile(&lat, 50) / 1e3);
+		pclab_add_real(&t, "p99", 1, hist_percentile(&lat, 99) / 1e3);
+		pclab_add_real(&t, "p999", 1, hist_percentile(&lat, 99.9) / 1e3);
+		pclab_add_real(&t, "cpu_user_s", 2, usr);
+		pclab_add_real(&t, "cpu_sys_s", 2, sys);
+		pclab_add_real(&t, "kswapd_cpu_pct", 1, kswapd);
+		pclab_add_object(&t, "cache_kib", 3);
+		pclab_add_int(&t, "start", b->cached_kib);
+		pclab_add_int(&t, "peak", r.cached_peak);
+		pclab_add_int(&t, "end", cached);
+		pclab_add_int(&t, "dirty_kib_peak", r.dirty_peak);
+		pclab_add_int(&t, "writeback_kib_peak", r.writeback_peak);
+		pclab_add_real(&t, "hit_pct", 2, o.hits ? hit_pct : -1);
+		pclab_add_int(&t, "pgpgin_kib", d[PGPGIN]);
+		pclab_add_int(&t, "pgpgout_kib", d[PGPGOUT]);
+		pclab_add_int(&t, "pages_reclaimed",
+			      d[PGSTEAL_KSWAPD] < 0 ? -1 : d[PGSTEAL_KSWAPD] + d[PGSTEAL_DIRECT]);
+		pclab_add_int(&t, "refaults", d[REFAULT_FILE]);
+		pclab_add_int(&t, "dropbehind_marked", d[DB_MARKED]);
+		pclab_add_int(&t, "dropbehind_dropped", d[DB_READ] < 0 ? -1 : d[DB_READ] + d[DB_WRITE]);
+		pclab_add_int(&t, "file_cached_pages", file_cached_pages(fd));
+		pclab_add_int(&t, "allocstalls", rc.stalls - b->reclaim.stalls);
+		pclab_add_int(&t, "pgscan_direct", rc.scanned - b->reclaim.scanned);
+		pclab_add_real(&t, "psi_mem_some_ms", 1,
+			       rc.psi_us < 0 ? -1.0 : (rc.psi_us - b->reclaim.psi_us) / 1e3);
+		pclab_json_object(stdout, &t);
 		return;
 	}
 	printf("iolab: %s %s %s, %lld-byte blocks: %.1f MB in %.2f s = %.1f MB/s, %.0f IOPS\n",
@@ -488,7 +418,7 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 	printf("iolab: CPU user %.2f s, system %.2f s; kswapd %.1f%% of a CPU\n", usr, sys, kswapd);
 	printf("iolab: page cache %.1f MiB at start, %.1f peak, %.1f at end; read %lld KiB, "
 	       "wrote %lld KiB from/to disk\n", b->cached_kib / 1024.0,
-	       r.cached_peak / 1024.0, cached / 1024.0, d[0], d[1]);
+	       r.cached_peak / 1024.0, cached / 1024.0, d[PGPGIN], d[PGPGOUT]);
 }
 
 int main(int argc, char **argv)
@@ -548,7 +478,7 @@ int main(int argc, char **argv)
 	}
 
 	srandom(1);
-	find_kswapd();
+	pclab_kswapd_find(&kswapd_threads, NULL);
 	/* no SA_RESTART: a rate-limited run's sleep ends at the signal */
 	sigaction(SIGINT, &(struct sigaction){ .sa_handler = request_stop }, NULL);
 	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = request_stop }, NULL);
@@ -556,7 +486,7 @@ int main(int argc, char **argv)
 	r.last_kswapd = before.kswapd_ticks;
 	r.last_reclaim = before.reclaim;
 	r.cached_peak = before.cached_kib;
-	r.start = r.last = now();
+	r.start = r.last = pclab_now();
 	if (iolab_uring(&o))
 		run_uring(fd, buf);
 	else
@@ -564,7 +494,7 @@ int main(int argc, char **argv)
 	tick(true);
 	if (o.write && o.mode != FADVISE && fsync(fd))
 		die("fsync", strerror(errno));
-	elapsed = now() - r.start;
+	elapsed = pclab_now() - r.start;
 	summary(fd, elapsed, &before);
 	if (r.log && fclose(r.log))
 		die(o.log, strerror(errno));

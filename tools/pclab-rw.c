@@ -9,15 +9,14 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/fs.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "pclab/cachestat.h"
 #include "tool.h"
 
 static void usage(FILE *out, int status)
@@ -45,13 +44,13 @@ static void usage(FILE *out, int status)
  */
 static int print_cachestat(int fd, long long offset, long long len, const char *file)
 {
-	/* struct cachestat_range and cachestat: <linux/mman.h> clashes with glibc */
-	uint64_t range[2] = { offset, len }, cs[5];
+	struct pclab_cachestat cs;
 
-	if (syscall(__NR_cachestat, fd, range, cs, 0))
+	if (pclab_cachestat(fd, offset, len, &cs))
 		die(file, errno == ENOSYS ? "this kernel has no cachestat(2)" : strerror(errno));
-	printf("%llu %llu %llu %llu %llu\n", (unsigned long long)cs[0], (unsigned long long)cs[1],
-	       (unsigned long long)cs[2], (unsigned long long)cs[3], (unsigned long long)cs[4]);
+	printf("%llu %llu %llu %llu %llu\n", (unsigned long long)cs.nr_cache,
+	       (unsigned long long)cs.nr_dirty, (unsigned long long)cs.nr_writeback,
+	       (unsigned long long)cs.nr_evicted, (unsigned long long)cs.nr_recently_evicted);
 	return 0;
 }
 

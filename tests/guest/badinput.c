@@ -240,8 +240,7 @@ static void test_residency_permissions(void)
 		pc_die("chmod");
 	pid = fork();
 	if (pid == 0) {
-		struct pc_cachestat_range range = { 0, 0 };
-		struct pc_cachestat cs;
+		struct pclab_cachestat cs;
 		unsigned char vec[FILE_PAGES];
 		void *map;
 		int fd;
@@ -251,7 +250,7 @@ static void test_residency_permissions(void)
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			_exit(11);
-		if (syscall(__NR_cachestat, fd, &range, &cs, 0) != -1 || errno != EPERM)
+		if (pclab_cachestat(fd, 0, 0, &cs) != -1 || errno != EPERM)
 			_exit(12);	/* cachestat refuses: EPERM */
 		map = mmap(NULL, FILE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED || mincore(map, FILE_SIZE, vec))

@@ -25,14 +25,6 @@
 
 #define WINDOW_DIR "/sys/kernel/debug/dropbehind_races/"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
@@ -199,14 +191,14 @@ static bool cgroup_limit_writes(const char *dir, dev_t dev, long bps)
 }
 
 /* Poll cachestat of fd until dirty and writeback are 0, for at most limit s */
-static struct pc_cachestat wait_clean(int fd, double limit)
+static struct pclab_cachestat wait_clean(int fd, double limit)
 {
-	double end = now() + limit;
-	struct pc_cachestat cs;
+	double end = pclab_now() + limit;
+	struct pclab_cachestat cs;
 
 	for (;;) {
 		cs = pc_cachestat(fd, 0, 0);
-		if ((!cs.nr_dirty && !cs.nr_writeback) || now() > end)
+		if ((!cs.nr_dirty && !cs.nr_writeback) || pclab_now() > end)
 			return cs;
 		sleep_ms(50);
 	}
@@ -307,7 +299,7 @@ TEST_F_TIMEOUT(fs, uring_write_starts_writeback, 200)
 	size_t len = 16 * MiB;
 	unsigned char *buf = malloc(len);
 	struct quiet_flusher saved;
-	struct pc_cachestat cs;
+	struct pclab_cachestat cs;
 	double t0;
 
 	ASSERT_NE(NULL, buf);
@@ -319,9 +311,9 @@ TEST_F_TIMEOUT(fs, uring_write_starts_writeback, 200)
 	cs = pc_cachestat(self->fd, 0, 0);
 	TH_LOG("after the writes: %llu dirty, %llu under writeback",
 	       (unsigned long long)cs.nr_dirty, (unsigned long long)cs.nr_writeback);
-	t0 = now();
+	t0 = pclab_now();
 	cs = wait_clean(self->fd, 120);
-	TH_LOG("clean after %.1f s", now() - t0);
+	TH_LOG("clean after %.1f s", pclab_now() - t0);
 	restore_flusher(&saved);
 	EXPECT_EQ(0, cs.nr_dirty) TH_LOG("pages still dirty, writeback never started");
 	EXPECT_EQ(0, cs.nr_writeback);
@@ -340,7 +332,7 @@ TEST_F_TIMEOUT(fs, rewrite_during_writeback_is_written, 200)
 {
 	unsigned char buf[4096];
 	struct quiet_flusher saved;
-	struct pc_cachestat cs;
+	struct pclab_cachestat cs;
 	char cg[128];
 
 	ASSERT_TRUE(cgroup_enter("pclab-slow", "+io +memory", cg, sizeof(cg)));
@@ -499,9 +491,9 @@ TEST_F_TIMEOUT(fs, mark_survives_migration, 180)
 	ASSERT_TRUE(uring_write(self->fd, buf, len, 0, 4096));
 	for (int i = 0; i < MIGRATION_FILES; i++)
 		ASSERT_EQ(6000, pc_rw2(false, fds[i], buf, 6000, 0, RWF_UNCACHED));
-	migrated = pc_vmstat("pgmigrate_success");
+	migrated = pclab_vmstat("pgmigrate_success");
 	ASSERT_TRUE(write_file("/proc/sys/vm/compact_memory", "1"));
-	migrated = pc_vmstat("pgmigrate_success") - migrated;
+	migrated = pclab_vmstat("pgmigrate_success") - migrated;
 	close(fragments);
 	TH_LOG("compaction migrated %lld pages", migrated);
 	ASSERT_LT(0, migrated) TH_LOG("nothing to migrate: the test proves nothing");
@@ -585,10 +577,10 @@ static bool window_arm(const char *name)
 /* Wait until race_waiting reads held (1: a task waits in the window); false after limit s */
 static bool window_wait(int held, double limit)
 {
-	double end = now() + limit;
+	double end = pclab_now() + limit;
 
 	while (read_number(WINDOW_DIR "waiting") != held)
-		if (now() > end)
+		if (pclab_now() > end)
 			return false;
 		else
 			sleep_ms(10);
@@ -619,9 +611,9 @@ TEST_F_TIMEOUT(fs, claim_and_drop_count_once, 120)
 	pc_make_cold_file(self->path, sizeof(buf), 10);
 	self->fd = open(self->path, O_RDONLY);
 	ASSERT_LE(0, self->fd);
-	marked = pc_vmstat("dropbehind_marked");
-	dropped = pc_vmstat("dropbehind_read");
-	claimed = pc_vmstat("dropbehind_kept_claimed");
+	marked = pclab_vmstat("dropbehind_marked");
+	dropped = pclab_vmstat("dropbehind_read");
+	claimed = pclab_vmstat("dropbehind_kept_claimed");
 	ASSERT_TRUE(window_arm("claim"));
 	reader = fork();
 	ASSERT_LE(0, reader);
@@ -634,9 +626,9 @@ TEST_F_TIMEOUT(fs, claim_and_drop_count_once, 120)
 	EXPECT_TRUE(window_release());
 	ASSERT_EQ(reader, waitpid(reader, &status, 0));
 	EXPECT_EQ(0, status);
-	marked = pc_vmstat("dropbehind_marked") - marked;
-	dropped = pc_vmstat("dropbehind_read") - dropped;
-	claimed = pc_vmstat("dropbehind_kept_claimed") - claimed;
+	marked = pclab_vmstat("dropbehind_marked") - marked;
+	dropped = pclab_vmstat("dropbehind_read") - dropped;
+	claimed = pclab_vmstat("dropbehind_kept_claimed") - claimed;
 	TH_LOG("marked %lld, dropped %lld, claimed %lld", marked, dropped, claimed);
 	EXPECT_EQ(1, marked);
 	EXPECT_EQ(marked, dropped + claimed) TH_LOG("one folio counted twice");

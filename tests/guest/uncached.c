@@ -118,10 +118,10 @@ static const char *const counters[] = {
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
 
+/* One read of /proc/vmstat: the counters are one sample; -1 where absent */
 static void read_counters(long long *values)
 {
-	for (size_t i = 0; i < NR_COUNTERS; i++)
-		values[i] = pc_vmstat(counters[i]);
+	pclab_read_proc_values("/proc/vmstat", counters, values, NR_COUNTERS);
 }
 
 /* True if each counter moved by want[i] pages since before; says which not. */
@@ -448,7 +448,7 @@ static void test_write_new(void)
 
 static void test_write_starts_writeback(void)
 {
-	struct pc_cachestat cs;
+	struct pclab_cachestat cs;
 	int fd = open_file(O_RDWR), i;
 
 	pc_drop_caches();

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of iolab's kernel-free parts: option parsing, the latency
- * histogram's percentiles and the /proc parser.  Run by tests/host/iolab.sh.
+ * histogram's percentiles and the PSI parser.  Run by tests/host/iolab.sh.
+ * lib/'s size and /proc parsers are tested by tests/host/lib-unit.c.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <string.h>
 
 #include "../../tools/iolab/iolab.h"
-#include "../../tools/tool.h"
 #include "tap.h"
 
 /* Parses a command line given as one string of words. */
@@ -98,33 +97,6 @@ static void test_options(void)
 	tap_ok(parse("-h", &o, err) == IOLAB_HELP, "-h asks for help");
 }
 
-/* tools/tool.h's size parser, shared by every tool */
-static void test_size_arg(void)
-{
-	static const struct {
-		const char *text;
-		long long bytes;	/* -1: refused */
-	} sizes[] = {
-		{ "0", 0 }, { "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "1M", 1 << 20 },
-		{ "2G", 2LL << 30 }, { "8589934591G", 8589934591LL << 30 },
-		{ "9223372036854775807", LLONG_MAX },
-		{ "8589934592G", -1 }, { "18014398509481985k", -1 }, { "9223372036854775808", -1 },
-		{ "-5", -1 }, { "+5", -1 }, { " 5", -1 }, { "", -1 }, { "k", -1 }, { "5T", -1 },
-		{ "5kk", -1 }, { "5 k", -1 }, { "0x10", -1 },
-	};
-
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		long long v = -1;
-		bool ok = size_arg(sizes[i].text, &v);
-
-		if (sizes[i].bytes < 0)
-			tap_ok(!ok, "size '%s' is refused", sizes[i].text);
-		else
-			tap_ok(ok && v == sizes[i].bytes, "size '%s' is %lld bytes (%lld)", sizes[i].text,
-			       sizes[i].bytes, v);
-	}
-}
-
 static void test_histogram(void)
 {
 	static struct hist h;
@@ -156,28 +128,13 @@ static void test_histogram(void)
 	       (unsigned long long)hist_percentile(&h, 99.5));
 }
 
-static void test_proc(void)
+static void test_psi(void)
 {
-	static const char meminfo[] = "MemTotal:         250000 kB\nCached:            1234 kB\n"
-				      "SwapCached:           7 kB\nDirty:                0 kB\n";
-	static const char vmstat[] = "nr_free_pages 100\npgpgin 42\npgpgin_extra 9\n";
 	static const char pressure[] = "some avg10=1.50 avg60=0.30 avg300=0.06 total=1234567\n"
 				       "full avg10=0.00 avg60=0.00 avg300=0.00 total=99\n";
+	static const char vmstat[] = "nr_free_pages 100\npgpgin 42\n";
 	FILE *f;
 
-	f = fmemopen((void *)meminfo, sizeof(meminfo) - 1, "r");
-	tap_ok(proc_lookup(f, "Cached") == 1234, "meminfo: Cached, not SwapCached");
-	rewind(f);
-	tap_ok(proc_lookup(f, "Dirty") == 0, "meminfo: a zero value is found");
-	rewind(f);
-	tap_ok(proc_lookup(f, "Writeback") == -1, "meminfo: an absent key is -1");
-	fclose(f);
-	f = fmemopen((void *)vmstat, sizeof(vmstat) - 1, "r");
-	tap_ok(proc_lookup(f, "pgpgin") == 42, "vmstat: exact key, not a longer one");
-	rewind(f);
-	tap_ok(proc_lookup(f, "dropbehind_marked") == -1,
-	       "vmstat: a counter this kernel lacks is -1");
-	fclose(f);
 	f = fmemopen((void *)pressure, sizeof(pressure) - 1, "r");
 	tap_ok(psi_some_total(f) == 1234567, "pressure: the some line's total, not the full one's");
 	fclose(f);
@@ -189,8 +146,7 @@ static void test_proc(void)
 int main(void)
 {
 	test_options();
-	test_size_arg();
 	test_histogram();
-	test_proc();
+	test_psi();
 	return tap_done(0);
 }

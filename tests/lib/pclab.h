@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by pclab's in-guest C tests: page-cache residency through
- * cachestat(2) and mincore(2), test files with a known pattern, and the
- * RWF_UNCACHED flag from the patched UAPI headers.
+ * cachestat(2) (lib/'s) and mincore(2), test files with a known pattern, and
+ * the RWF_UNCACHED flag from the patched UAPI headers.  Linked with lib/.
  */
 #ifndef PCLAB_H
 #define PCLAB_H
@@ -22,6 +22,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "pclab/cachestat.h"
+#include "pclab/clock.h"
+#include "pclab/sysstat.h"
+
 #ifndef RWF_UNCACHED
 #error "RWF_UNCACHED missing: compile against the patched headers (build/headers)"
 #endif
@@ -30,24 +34,6 @@
 #define MiB (1024ul * 1024ul)
 #define PAGE 4096ul
 
-#ifndef __NR_cachestat
-#define __NR_cachestat 451
-#endif
-
-/* The UAPI's struct cachestat, restated: <linux/mman.h> clashes with glibc. */
-struct pc_cachestat_range {
-	uint64_t off;
-	uint64_t len;
-};
-
-struct pc_cachestat {
-	uint64_t nr_cache;
-	uint64_t nr_dirty;
-	uint64_t nr_writeback;
-	uint64_t nr_evicted;
-	uint64_t nr_recently_evicted;
-};
-
 static inline __attribute__((noreturn)) void pc_die(const char *what)
 {
 	printf("Bail out! %s: %s\n", what, strerror(errno));
@@ -55,13 +41,12 @@ static inline __attribute__((noreturn)) void pc_die(const char *what)
 	exit(1);
 }
 
-/* Page-cache state of [off, off + len) of fd; len 0 means to the end. */
-static inline struct pc_cachestat pc_cachestat(int fd, off_t off, size_t len)
+/* Page-cache state of [off, off + len) of fd (len 0: to the end), or Bail out! */
+static inline struct pclab_cachestat pc_cachestat(int fd, off_t off, size_t len)
 {
-	struct pc_cachestat_range range = { .off = off, .len = len };
-	struct pc_cachestat cs;
+	struct pclab_cachestat cs;
 
-	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+	if (pclab_cachestat(fd, off, len, &cs))
 		pc_die("cachestat");
 	return cs;
 }
@@ -96,24 +81,6 @@ static inline unsigned char *pc_residency(int fd, size_t len)
 static inline int pc_refused(ssize_t ret)
 {
 	return ret < 0 ? errno : 0;
-}
-
-/* A counter from /proc/vmstat, or -1 if the kernel has no such counter. */
-static inline long long pc_vmstat(const char *name)
-{
-	char key[64];
-	long long value;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		pc_die("/proc/vmstat");
-	while (fscanf(f, "%63s %lld", key, &value) == 2)
-		if (!strcmp(key, name)) {
-			fclose(f);
-			return value;
-		}
-	fclose(f);
-	return -1;
 }
 
 /* Write a short string to a sysfs/procfs/debugfs file. */

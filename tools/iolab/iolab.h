@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * iolab's parts that need no kernel: option parsing, the latency histogram
- * and /proc parsing.  Kept apart from the I/O loop so that the host's unit
- * tests (tests/host/iolab-unit.c) can exercise them.
+ * and PSI parsing.  Kept apart from the I/O loop so that the host's unit
+ * tests (tests/host/iolab-unit.c) can exercise them.  /proc/meminfo and
+ * /proc/vmstat are lib/'s (pclab/sysstat.h).
  */
 #ifndef IOLAB_H
 #define IOLAB_H
@@ -66,12 +67,6 @@ struct hist {
 void hist_add(struct hist *h, uint64_t ns);
 /* The lower bound of the bucket holding the p-th percentile; 0 if empty */
 uint64_t hist_percentile(const struct hist *h, double p);
-
-/*
- * The value of KEY in a /proc/vmstat or /proc/meminfo style stream ("key
- * value" or "Key: value kB"); -1 if absent.
- */
-long long proc_lookup(FILE *f, const char *key);
 
 /*
  * The "some" line's total (microseconds stalled) of a /proc/pressure file;

@@ -4,10 +4,11 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "../tool.h"
 #include "iolab.h"
+#include "pclab/size.h"
 
 const char *const iolab_mode_names[IOLAB_NR_MODES] = {
 	"buffered", "direct", "uncached", "fadvise",
@@ -90,11 +91,11 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		case 'w': o->write = true; break;
 		case 'r': o->random = true; break;
 		case 'b':
-			if (!size_arg(optarg, &o->bs) || o->bs < 512 || o->bs > (64 << 20))
+			if (!pclab_parse_size(optarg, &o->bs) || o->bs < 512 || o->bs > (64 << 20))
 				return bad(err, errlen, "--bs: '%.60s': give 512 bytes to 64M", optarg);
 			break;
 		case 's':
-			if (!size_arg(optarg, &o->size) || o->size == 0)
+			if (!pclab_parse_size(optarg, &o->size) || o->size == 0)
 				return bad(err, errlen, "--size: '%.60s' is not a size above 0 "
 					   "(a whole number with an optional K, M or G, below 8 EiB)",
 					   optarg);

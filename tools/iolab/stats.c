@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* iolab's latency histogram and /proc parsing; see iolab.h. */
+/* iolab's latency histogram and memory pressure (PSI); see iolab.h. */
 #include <string.h>
 
 #include "iolab.h"
@@ -51,22 +51,6 @@ long long psi_some_total(FILE *f)
 		const char *total = strstr(line, " total=");
 
 		if (!strncmp(line, "some ", 5) && total && sscanf(total, " total=%lld", &v) == 1)
-			return v;
-	}
-	return -1;
-}
-
-long long proc_lookup(FILE *f, const char *key)
-{
-	char k[64];
-	long long v;
-
-	while (fscanf(f, "%63s %lld%*[^\n]", k, &v) == 2) {
-		size_t n = strlen(k);
-
-		if (k[n - 1] == ':')
-			k[n - 1] = 0;
-		if (!strcmp(k, key))
 			return v;
 	}
 	return -1;
