@@ -31,11 +31,16 @@ for line in "WARNING: CPU: 0 PID: 1 at mm/filemap.c:123 filemap_read+0x1/0x2" \
 	"WARNING: possible circular locking dependency detected" \
 	"BUG: KFENCE: out-of-bounds read in foo" \
 	"Kernel panic - not syncing: Fatal exception" \
-	"INFO: task kworker/0:1:12 blocked for more than 120 seconds."; do
+	"INFO: task kworker/0:1:12 blocked for more than 120 seconds." \
+	"WARNING: stack going in the wrong direction? at filemap_read+0x46/0x4d"; do
 	printf '[    0.1] ok\n[    2.0] %s\n' "$line" >"$tmp/bad.log"
 	ok "! '$top/tests/scan-console' '$tmp/bad.log' >/dev/null" "scan-console flags: ${line%%:*}: ..."
 done
 
+printf '[    0.1] ok\n[   77.3] WARNING: stack going in the wrong direction? at return_to_handler+0x46/0x4d\n' \
+	>"$tmp/graph.log"
+ok "'$top/tests/scan-console' '$tmp/graph.log'" \
+	"scan-console lets the unwinder's report at the function-graph trampoline pass (lab 6)"
 printf 'CONFIG_FOO=y\nCONFIG_BAR="x"\n# CONFIG_BAZ is not set\n' >"$tmp/config"
 printf 'CONFIG_FOO=y\nCONFIG_BAR="x"\n# CONFIG_BAZ is not set\n' >"$tmp/good.frag"
 ok "'$top/kernel/scripts/check-config' '$tmp/config' '$tmp/good.frag'" \
