@@ -65,9 +65,13 @@ endef
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
+# Defined before .PHONY uses them: lab1 ... are commands, never files.
+LABS := $(sort $(patsubst labs/%/run,%,$(wildcard labs/lab*/run)))
+GRADE_LABS := $(addprefix grade-,$(LABS))
+COMPARE_LABS := $(addsuffix -compare,$(LABS))
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
-	check $(LABS) labs bench clean distclean kernel-export
+	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) bench clean distclean kernel-export
 
 all: kernel initramfs
 
@@ -77,6 +81,8 @@ help:
 	@echo 'Start here:'
 	@echo '  make lab1        run lab 1 (installs packages and builds what it needs)'
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
+	@echo '  make grade-lab1 ...  grade a lab'"'"'s last run again (no boot); make grade: all, one score'
+	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
 	@echo '  make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]'
@@ -202,7 +208,7 @@ kernel-export: $(TREE_STAMP)
 # Headers in include/pclab/, sources in lib/.  One archive per way of
 # compiling: the host's programs, the host's sanitized tests, and the
 # guest's static programs (GUEST_CC).  No kernel tree is needed.
-LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_SRCS := $(sort $(filter-out lib/version.c,$(wildcard lib/*.c)))
 LIB_HDRS := $(sort $(wildcard include/pclab/*.h))
 LIB_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 LIBPCLAB := $(B)/host/libpclab.a
@@ -232,6 +238,25 @@ $(LIBPCLAB) $(LIBPCLAB_ASAN) $(LIBPCLAB_GUEST):
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The version the programs print (--version), from scripts/version: one
+# definition for the project.  $(B)/version changes only when the version
+# does, so a second make does nothing; lib/version.c, the one file compiled
+# with it, stays out of the archives, so a new commit relinks the programs
+# that print it (pcviz and the tools), not every test.
+PCLAB_VERSION := $(shell scripts/version)
+$(call track,$(B)/version,$(PCLAB_VERSION))
+VERSION_CFLAGS = -DPCLAB_VERSION='"$(PCLAB_VERSION)"'
+
+$(B)/host/version.o: lib/version.c include/pclab/cli.h $(B)/version
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(LIB_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+
+$(B)/guest/version.o: lib/version.c include/pclab/cli.h $(B)/version
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(LIB_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+
 # --- Guest programs and initramfs -------------------------------------------
 
 GUEST_CC := gcc
@@ -255,10 +280,11 @@ $(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(LIB_HDRS) $(LIBP
 # The project's own tools, for the guest's /usr/local/bin.
 GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
 
-$(B)/guest/bin/%: tools/%.c tools/tool.h $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
+$(B)/guest/bin/%: tools/%.c tools/tool.h $(LIB_HDRS) $(B)/guest/version.o $(LIBPCLAB_GUEST) \
+		$(HEADERS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) $(LIBPCLAB_GUEST) -luring -lm
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LIBPCLAB_GUEST) -luring -lm
 
 # iolab's kernel-free parts, also linked into the host's unit test.
 IOLAB_LIB := tools/iolab/options.c tools/iolab/stats.c
@@ -286,8 +312,8 @@ include pcviz/pcviz.mk
 guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
-		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TOOLS) $(GUEST_TEST_SCRIPTS) $(LAB_FILES) \
-		| $(DEPS_STAMP) $(TSC_KHZ)
+		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TOOLS) \
+		$(GUEST_TEST_SCRIPTS) $(LAB_FILES) | $(DEPS_STAMP) $(TSC_KHZ)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
 	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/test-tree/
@@ -345,10 +371,20 @@ soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 
 # --- Labs --------------------------------------------------------------------
 
-LABS := $(sort $(patsubst labs/%/run,%,$(wildcard labs/lab*/run)))
-
-$(LABS): %: $(KIMAGE_release) $(INITRAMFS)
+# The host's pcviz decodes the labs' traces (labs/lib.sh: trace_fact).
+$(LABS): %: $(KIMAGE_release) $(INITRAMFS) $(B)/host/pcviz
 	$(Q)labs/$@/run
+
+# Grading reads results/labN only: no kernel, no boot.
+$(GRADE_LABS): grade-%: | $(DEPS_STAMP)
+	$(Q)GRADE=1 labs/$*/run
+
+grade: | $(DEPS_STAMP)
+	$(Q)labs/grade
+
+# The runs of a lab kept in results/labN.runs/ beside the last one.
+$(COMPARE_LABS): %-compare: | $(DEPS_STAMP)
+	$(Q)labs/compare $*
 
 # Every lab in order; a failing self-check stops the series.
 labs: $(LABS)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make bench, guest side: the benchmark matrix.  Every mode of a scenario
 # runs once per round, rounds repeat BENCH_REPEATS times, so slow drift of
-# the machine hits all modes alike.  Results: /results/FS/SCENARIO-MODE.rROUND.json
-# (and .csv per second).  BENCH_SET=plain runs only what a kernel without
+# the machine hits all modes alike.  Results: facts FS/SCENARIO-MODE.rROUND
+# (FS/SCENARIO-MODE.rROUND.N for the streams of a contended scenario) in
+# /results/results.jsonl, and per-second logs /results/FS/SCENARIO-MODE.rROUND.csv.  BENCH_SET=plain runs only what a kernel without
 # the series can do too (buffered and O_DIRECT), for the no-regression boots.
 # BENCH_SCENARIOS picks scenarios (bench/run checks it and passes it: all by default).
 set -eu
@@ -12,7 +13,7 @@ LAB=bench
 repeats=${BENCH_REPEATS:-2}
 set=${BENCH_SET:-full}
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019
-uname -r >"$out/kernel.uname"
+fact kernel "$(uname -r)"
 
 # run FS SCENARIO MODE ROUND IOLAB-ARGS...
 run() {
@@ -50,7 +51,7 @@ fsync_beside() {
 		# the group's writes (and their writeback) are the slow ones
 		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
 			exec iolab -j -w -m $1 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
-			>"$out/$fs/fsync-$1-rewriter.r$2.json" &
+			>/tmp/rewriter.json &
 		rewriter=$!
 		# under way: its first 8 MiB written once, the disk busy
 		while [ "$(stat -c %s "$rewrite" 2>/dev/null || echo 0)" -lt $((8 << 20)) ]; do
@@ -61,6 +62,7 @@ fsync_beside() {
 	if [ "$1" != none ]; then
 		kill -INT "$rewriter"
 		wait "$rewriter"
+		fact "$fs/fsync-$1-rewriter.r$2" "$(cat /tmp/rewriter.json)"
 	fi
 	rm -f "$victim" "$rewrite"
 }

@@ -2,18 +2,23 @@
 # shellcheck disable=SC2034 # the variables are for the scripts that source this
 # Shared helpers for the labs' guest scripts (sourced by busybox sh).
 # Set LAB (e.g. lab2) before sourcing.  Results go to /results, which the
-# host finds in results/LAB/.
+# host finds in results/LAB/: the named facts of the run, one JSON object
+# per line ({"name": ..., "value": ...}) in results.jsonl, which the host
+# grades (labs/lib.sh); per-second logs as CSV and traces beside it.
 #
 #   say TEXT...                 a progress line
 #   cold                        write back dirty data, empty the page cache
 #   data_file PATH MIB          create PATH of MIB MiB with O_DIRECT (the
 #                               cache stays empty), unless it exists
-#   measure NAME IOLAB-ARGS...  run iolab: NAME.json (summary), NAME.csv
+#   fact NAME VALUE             record VALUE (JSON, or else text) as NAME
+#                               in the run's one results file
+#   measure NAME IOLAB-ARGS...  run iolab: its summary as fact NAME, NAME.csv
 #                               (per-second log), one line of progress
-#   json NAME KEY               a number from NAME.json
+#   json NAME [KEY]             fact NAME (its field KEY, a path such as
+#                               lat_us.p99)
 #   stream_files BASE N MIB     data files BASE.1 ... BASE.N, MIB MiB each
 #   together NAME N FILE ARGS   N iolab processes at once, the i-th on
-#                               FILE.i: NAME.i.json and NAME.i.csv
+#                               FILE.i: facts NAME.i and logs NAME.i.csv
 #   disk_dev                    the name of the disk under $dir (vdb, ...)
 #   write_limit GROUP MB_S      make cgroup GROUP, whose writes to the disk
 #                               under $dir (and the writeback of what it
@@ -61,19 +66,30 @@ data_file() {
 	iolab -m direct -w -b 1M -s "$2M" -j "$1" >/dev/null
 }
 
+results=$out/results.jsonl
+
+# Appended a line at a time, so the facts of a run cut short stay readable.
+fact() {
+	jq -cn --arg name "$1" --arg value "$2" \
+		'{name: $name, value: ($value | try fromjson catch $value)}' >>"$results"
+}
+
 json() {
-	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$out/$1.json"
+	jq -r --arg name "$1" --arg key "${2:-}" \
+		'select(.name == $name) | .value | if $key == "" then . else getpath($key | split(".")) end' "$results" |
+		tail -n 1
 }
 
 measure() {
 	name=$1
 	shift
-	iolab -j -l "$out/$name.csv" "$@" >"$out/$name.json" || {
+	summary=$(iolab -j -l "$out/$name.csv" "$@") || {
 		say "iolab failed in step $name"
 		return 1
 	}
+	fact "$name" "$summary"
 	say "  $name: $(json "$name" mb_s) MB/s, kswapd $(json "$name" kswapd_cpu_pct)% CPU," \
-		"page cache peak $(($(json "$name" peak) / 1024)) MiB"
+		"page cache peak $(($(json "$name" cache_kib.peak) / 1024)) MiB"
 }
 
 # stream_files BASE N MIB: data files BASE.1 ... BASE.N of MIB MiB each
@@ -96,15 +112,21 @@ together() {
 	pids=""
 	i=1
 	while [ "$i" -le "$n" ]; do
-		iolab -j -l "$out/$name.$i.csv" "$@" "$file.$i" >"$out/$name.$i.json" &
+		iolab -j -l "$out/$name.$i.csv" "$@" "$file.$i" >"/tmp/together.$i.json" &
 		pids="$pids $!"
 		i=$((i + 1))
 	done
 	for p in $pids; do
 		wait "$p" || { say "iolab failed in step $name"; return 1; }
 	done
-	say "  $name: $n streams, $(cat "$out/$name".*.json | sed -n 's/.*"mb_s":\([0-9.]*\).*/\1/p' |
-		awk '{ t += $1 } END { print t }') MB/s in all"
+	# the facts are appended one by one, after all streams are done
+	i=1
+	while [ "$i" -le "$n" ]; do
+		fact "$name.$i" "$(cat "/tmp/together.$i.json")"
+		i=$((i + 1))
+	done
+	say "  $name: $n streams, $(jq -s 'map(.mb_s) | add * 10 | round / 10' /tmp/together.*.json) MB/s in all"
+	rm -f /tmp/together.*.json
 }
 
 # noisy NAME MODE HOT BIG: a latency-sensitive reader (random 4 KiB reads
@@ -113,27 +135,29 @@ together() {
 # takes; alone (MODE none) for $secs seconds.  The stream is sized by data,
 # not time: BIG, several times RAM, must pass through the cache whatever
 # the machine's speed.  HOT is read twice first, so it starts cached and on
-# the active list.  Writes NAME-hot.json/.csv, NAME-stream.json/.csv and
-# NAME.resident ("hot-pages-before hot-pages-after").
+# the active list.  Records facts NAME-hot, NAME-stream (iolab summaries)
+# and NAME.resident (the hot set's cached pages before and after), and the
+# logs NAME-hot.csv and NAME-stream.csv.
 noisy() {
 	cold
 	cat "$3" >/dev/null
 	cat "$3" >/dev/null
-	h0=$(pclab-rw -S "$3" | cut -d' ' -f1)
+	h0=$(pclab-rw -S -O cached -n "$3")
 	if [ "$2" = none ]; then
-		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >"$out/$1-hot.json"
+		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >/tmp/noisy-hot.json
 	else
 		# the hot reader runs until the stream is done (SIGINT ends it
 		# with its summary)
 		iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$1-hot.csv" "$3" \
-			>"$out/$1-hot.json" &
+			>/tmp/noisy-hot.json &
 		reader=$!
-		iolab -j -m "$2" -b 1M -l "$out/$1-stream.csv" "$4" >"$out/$1-stream.json"
+		measure "$1-stream" -m "$2" -b 1M "$4"
 		kill -INT "$reader"
 		wait "$reader"
 	fi
-	h1=$(pclab-rw -S "$3" | cut -d' ' -f1)
-	echo "$h0 $h1" >"$out/$1.resident"
-	say "  $1: hot reader hit $(json "$1-hot" hit_pct)%, p99 $(json "$1-hot" p99) us;" \
+	fact "$1-hot" "$(cat /tmp/noisy-hot.json)"
+	h1=$(pclab-rw -S -O cached -n "$3")
+	fact "$1.resident" "{\"before\": $h0, \"after\": $h1}"
+	say "  $1: hot reader hit $(json "$1-hot" hit_pct)%, p99 $(json "$1-hot" lat_us.p99) us;" \
 		"hot set $h0 -> $h1 pages cached"
 }

@@ -3,10 +3,24 @@
 # lab2) before sourcing.
 #
 #   lab_vm COMMAND          boot the kernel (MEM, CPUS from the environment)
-#                           and run COMMAND; results land in $out
-#   jget STEP KEY           a number from the guest's STEP.json
-#   json_num FILE KEY       a number from any iolab JSON file
-#   jstreams STEP KEY sum|max   KEY over the streams' STEP.N.json, added
+#                           and run COMMAND; results land in $out.  With
+#                           GRADE=1 it boots nothing and the script grades
+#                           the results of the last run (make grade-labN)
+#   lab_finished NAME       stop unless the guest recorded fact NAME (its
+#                           last)
+#   fact NAME [KEY]         the fact NAME the guest recorded in
+#                           $out/results.jsonl (its field KEY, a path such
+#                           as lat_us.p99), "-" if none
+#   facts DIR REGEX KEY     "NAME VALUE" of field KEY (the value itself if
+#                           KEY is "") of every fact of DIR/results.jsonl
+#                           whose name matches REGEX
+#   jget STEP KEY           fact STEP KEY (an iolab summary's field)
+#   trace_fact NAME TRACE   after the boot, on the host: the event counts of
+#                           TRACE (a trace.dat) as pcviz's replay decodes
+#                           them, recorded as fact NAME (GRADE=1: already
+#                           there); keys as in pcviz's batch output
+#                           (docs/pcviz.md: ev_KIND, pages_KIND, db_end_...)
+#   jstreams STEP KEY sum|max   KEY over the streams' facts STEP.N, added
 #                           up or the largest
 #   growth STEP             the page cache's peak growth in STEP, MiB
 #   percent_kept A B        B as a percentage of A (0 when A is 0)
@@ -25,9 +39,11 @@
 #   before_cliff FILE       mean MB/s of a log before reclaim starts
 #   csv_mean FILE COLUMN FROM TO
 #                           mean of COLUMN over [FROM, TO) of the run
-#   check NAME VALUE-TEXT CONDITION [HINT]      print one self-check line
-#   lab_score                                   print the score; status 1 if
-#                                               a check failed
+#   check NAME VALUE-TEXT CONDITION [HINT]      print one self-check line,
+#                                               record it in $out/checks.jsonl
+#   measured KEY VALUE      what the run measured for prediction KEY
+#   lab_score               the predictions beside the measured values, the
+#                           score; status 1 if a check failed
 #
 # Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
@@ -51,8 +67,25 @@ case "$LAB_SECONDS" in '' | *[!0-9]*) echo "$LAB: LAB_SECONDS must be a whole nu
 case "$LAB_FS" in ext4 | xfs) ;; *) echo "$LAB: LAB_FS must be ext4 or xfs" >&2; exit 2 ;; esac
 lab_checks=0
 lab_failed=0
+results=$out/results.jsonl
+checks=$out/checks.jsonl
 
 lab_vm() {
+	if [ "${GRADE:-0}" = 1 ]; then
+		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (make $LAB runs the lab)" >&2; exit 1; }
+		echo "$LAB: grading the last run ($out), no boot"
+		return
+	fi
+	predictions_template
+	# every run is kept: the last in $out, the earlier ones in $LAB.runs/
+	if [ -r "$results" ]; then
+		local kept
+		kept=$results_root/$LAB.runs/$(date -r "$results" +%Y%m%d-%H%M%S)
+		while [ -e "$kept" ]; do kept=$kept+; done
+		mkdir -p "$results_root/$LAB.runs"
+		mv "$out" "$kept"
+		echo "$LAB: the previous run is kept in $kept (make $LAB-compare sets the runs side by side)"
+	fi
 	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, LAB_FS=$LAB_FS)"
 	local v vars=""
 	# the labs' own knobs (LAB4_DIRTY_MIB, LAB5_HOT_MIB, ...) go along
@@ -75,23 +108,51 @@ lab_vm() {
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 }
 
-json_num() {
-	sed -n "s/.*\"$2\":\\(-\\{0,1\\}[0-9.]*\\).*/\\1/p" "$1"
+lab_finished() {
+	[ "$(fact "$1")" != - ] || { echo "$LAB: the guest did not finish; see $out/console.log" >&2; exit 1; }
+}
+
+# The last record of a name wins, so a step the guest ran again counts once.
+fact() {
+	[ -r "$results" ] || { echo -; return; }
+	jq -rs --arg name "$1" --arg key "${2:-}" '
+		map(select(.name == $name)) | last | .value |
+		if $key == "" then . else getpath($key | split("."))? end |
+		if . == null then "-" elif type == "object" or type == "array" then tojson else . end' "$results"
+}
+
+facts() {
+	[ -r "$1/results.jsonl" ] || return 0
+	jq -r --arg re "$2" --arg key "$3" \
+		'select(.name | test($re)) |
+		"\(.name) \((if $key == "" then .value else .value | getpath($key | split("."))? end) // "-")"' \
+		"$1/results.jsonl"
 }
 
 jget() {
-	json_num "$out/$1.json" "$2"
+	fact "$1" "$2"
+}
+
+# Traces are decoded by one decoder, pcviz's, never by parsing report text.
+trace_fact() {
+	local pcviz=$top/build/host/pcviz summary
+	[ "${GRADE:-0}" != 1 ] || return 0
+	[ -x "$pcviz" ] || { echo "$LAB: $pcviz is missing: make pcviz builds it" >&2; exit 1; }
+	summary=$("$pcviz" --replay "$2" --json -i 3600 2>"$out/$1.pcviz-errors" | tail -n 1) || true
+	[ -n "$summary" ] || { echo "$LAB: pcviz could not replay $2: $(head -n 2 "$out/$1.pcviz-errors")" >&2; exit 1; }
+	rm -f "$out/$1.pcviz-errors"
+	jq -c --arg name "$1" '{name: $name, value: del(.per_file)}' <<<"$summary" >>"$results"
 }
 
 jstreams() {
-	local f
-	for f in "$out/$1".[0-9]*.json; do json_num "$f" "$2"; done |
-		awk -v op="$3" '{ s += $1; if (NR == 1 || $1 > m) m = $1 }
-			END { printf "%g\n", op == "max" ? m : s }'
+	jq -rs --arg re "^${1//./\\.}\\.[0-9]+$" --arg key "$2" --arg op "$3" '
+		map(select(.name | test($re)) | .value | getpath($key | split("."))) |
+		if length == 0 then "-" elif $op == "max" then max
+		else add | (. * 1000 | round) / 1000 end' "$results"	# no float noise in a sum
 }
 
 growth() {
-	echo $((($(jget "$1" peak) - $(jget "$1" start)) / 1024))
+	echo $((($(jget "$1" cache_kib.peak) - $(jget "$1" cache_kib.start)) / 1024))
 }
 
 percent_kept() {
@@ -221,19 +282,68 @@ csv_mean() {
 		}' "$1"
 }
 
+# Predictions: labs/LAB/predictions.txt has a line KEY|QUESTION|UNIT per
+# question; the student answers in results/predictions/LAB.md, lines
+# "KEY: answer", before the run; the run script says what it measured for
+# KEY with "measured KEY VALUE", and lab_score prints both side by side.
+questions=$top/labs/$LAB/predictions.txt
+predictions=$results_root/predictions/$LAB.md
+declare -A measured_value=()
+
+predictions_template() {
+	[ -r "$questions" ] && [ ! -e "$predictions" ] || return 0
+	mkdir -p "$(dirname "$predictions")"
+	{
+		echo "# $LAB: your predictions, before you run it (labs/$LAB/README.md)."
+		echo "# Write each answer after the colon; make $LAB prints them beside"
+		echo "# what it measured.  Lines starting with # are ignored."
+		local key question unit
+		while IFS='|' read -r key question unit; do
+			case "$key" in '#'* | '') continue ;; esac
+			printf '\n# %s (%s)\n%s: \n' "$question" "$unit" "$key"
+		done <"$questions"
+	} >"$predictions"
+	echo "$LAB: predict first: write your answers in $predictions"
+}
+
+measured() {
+	measured_value[$1]=$2
+}
+
+predictions_table() {
+	[ -r "$questions" ] || return 0
+	local key question unit guess
+	echo
+	printf '  %-58s %16s %12s\n' "your predictions" predicted measured
+	while IFS='|' read -r key question unit; do
+		case "$key" in '#'* | '') continue ;; esac
+		guess=$(sed -n "s/^$key:[[:space:]]*//p" "$predictions" 2>/dev/null | head -n 1)
+		[ -n "$guess" ] || guess=-
+		printf '  %-58s %16s %12s\n' "${question:0:58}" "$guess" "${measured_value[$key]:--} $unit"
+	done <"$questions"
+	[ ! -r "$predictions" ] || cp "$predictions" "$out/predictions.md"
+	echo "  (the reasoning: labs/$LAB/ANSWERS.md, after you have made up your mind)"
+}
+
+# Each check is also a line of $out/checks.jsonl, which labs/grade adds up.
 check() {
-	local name=$1 value=$2 cond=$3 hint=${4:-}
+	local name=$1 value=$2 cond=$3 hint=${4:-} passed=true
+	[ "$lab_checks" -gt 0 ] || : >"$checks"
 	lab_checks=$((lab_checks + 1))
 	if awk "BEGIN { exit !($cond) }"; then
 		printf '  %s %s %s PASS\n' "$name" "$(printf '%*s' $((52 - ${#name})) '' | tr ' ' .)" "$value"
 	else
+		passed=false
 		lab_failed=$((lab_failed + 1))
 		printf '  %s %s %s FAIL\n' "$name" "$(printf '%*s' $((52 - ${#name})) '' | tr ' ' .)" "$value"
 		[ -z "$hint" ] || printf '      why it matters: %s\n' "$hint"
 	fi
+	jq -cn --arg check "$name" --arg value "$value" --argjson passed "$passed" \
+		'{check: $check, value: $value, passed: $passed}' >>"$checks"
 }
 
 lab_score() {
+	predictions_table
 	echo "  score: $((lab_checks - lab_failed))/$lab_checks self-checks passed"
 	[ "$lab_failed" -eq 0 ]
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "pclab/cli.h"
 #include "pclab/clock.h"
 #include "source.h"
 #include "ui.h"
@@ -132,10 +133,12 @@ int main(int argc, char **argv)
 		fputs(pcv_usage, stdout);
 		return 0;
 	}
-	if (status) {
-		fprintf(stderr, "pcviz: %s\nTry 'pcviz --help'.\n", err);
-		return 2;
+	if (status == 2) {
+		pclab_print_version();
+		return 0;
 	}
+	if (status)
+		pclab_usage_error("%s", err);
 	if (!o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
 	/* before the source opens: ncurses exits on a bad TERM, past the cleanup */

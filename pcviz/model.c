@@ -41,13 +41,10 @@ const char *const pcv_vm_name[PCV_VM_N] = {
 	[PCV_VM_DB_BUSY] = "dropbehind_kept_busy",
 };
 
-/* As the kernel's enum dropbehind_when and enum dropbehind_result (pagemap.h) */
-static const char *const db_when[] = { "read", "writeback", "irq-writeback", "fsync" };
-static const char *const db_result[] = {
+const char *const pcv_db_when[PCV_DB_NWHEN] = { "read", "writeback", "irq-writeback", "fsync" };
+const char *const pcv_db_result[PCV_DB_NRESULT] = {
 	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "tail", "irq",
 };
-#define NR_DB_WHEN (sizeof(db_when) / sizeof(db_when[0]))
-#define NR_DB_RESULT (sizeof(db_result) / sizeof(db_result[0]))
 
 uint32_t pcv_kdev(uint64_t st_dev)
 {
@@ -357,6 +354,12 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 	}
 	m->ev_count[ev.kind]++;
 	m->ev_pages[ev.kind] += event_pages(&ev);
+	if (ev.kind == PCV_EV_DB_END) {
+		if (ev.arg[0] < PCV_DB_NWHEN)
+			m->db_end_when[ev.arg[0]]++;
+		if (ev.arg[1] < PCV_DB_NRESULT)
+			m->db_end_pages[ev.arg[1]] += ev.nr_pages;
+	}
 	ring_push(m, &ev);
 	if (fi < 0)
 		return;
@@ -411,6 +414,8 @@ void pcv_model_reset_counts(struct pcv_model *m)
 {
 	memset(m->ev_count, 0, sizeof(m->ev_count));
 	memset(m->ev_pages, 0, sizeof(m->ev_pages));
+	memset(m->db_end_when, 0, sizeof(m->db_end_when));
+	memset(m->db_end_pages, 0, sizeof(m->db_end_pages));
 	memset(m->ev_prev, 0, sizeof(m->ev_prev));
 	memset(m->ev_rate, 0, sizeof(m->ev_rate));
 	for (int i = 0; i < m->nfiles; i++)
@@ -507,8 +512,8 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 		break;
 	case PCV_EV_DB_END:
 		snprintf(buf, len, "%s: %s after %s: %s", name_of(m, ev, nb, sizeof(nb)),
-			 pages(ev, pb, sizeof(pb)), ev->arg[0] < NR_DB_WHEN ? db_when[ev->arg[0]] : "?",
-			 ev->arg[1] < NR_DB_RESULT ? db_result[ev->arg[1]] : "?");
+			 pages(ev, pb, sizeof(pb)), ev->arg[0] < PCV_DB_NWHEN ? pcv_db_when[ev->arg[0]] : "?",
+			 ev->arg[1] < PCV_DB_NRESULT ? pcv_db_result[ev->arg[1]] : "?");
 		break;
 	case PCV_EV_DB_CALL:
 		snprintf(buf, len,

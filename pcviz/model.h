@@ -48,6 +48,12 @@ enum pcv_kind {
 /* Short names (batch columns "ev_<name>") and the words of the event log. */
 extern const char *const pcv_kind_name[PCV_EV_NKINDS];
 
+/* As the kernel's enum dropbehind_when and enum dropbehind_result (pagemap.h) */
+#define PCV_DB_NWHEN 4
+#define PCV_DB_NRESULT 10
+extern const char *const pcv_db_when[PCV_DB_NWHEN];
+extern const char *const pcv_db_result[PCV_DB_NRESULT];
+
 /* dropbehind_end's result, as in the kernel's enum dropbehind_result */
 enum { PCV_DB_DROPPED = 0 };
 
@@ -154,6 +160,8 @@ struct pcv_model {
 	bool events_on;
 	char events_why[128];	/* why not, or what source */
 	uint64_t ev_count[PCV_EV_NKINDS], ev_pages[PCV_EV_NKINDS];
+	/* dropbehind_end: folios by when, pages by result (what the labs grade) */
+	uint64_t db_end_when[PCV_DB_NWHEN], db_end_pages[PCV_DB_NRESULT];
 	uint64_t ev_prev[PCV_EV_NKINDS];
 	double ev_rate[PCV_EV_NKINDS];
 	uint64_t unattributed;	/* LRU events for pages of no watched file */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "pclab/cli.h"
 
 const char pcv_usage[] =
 	"Usage: pcviz [options] FILE|DIR...\n"
@@ -37,6 +38,7 @@ const char pcv_usage[] =
 	PCV_STR(PCV_MAX_FILES) ")\n"
 	"      --ascii          ASCII characters only (serial consoles)\n"
 	"  -h, --help           this help\n"
+	"  -V, --version        print the version\n"
 	"\n"
 	"Keys in the live view: ? or h lists them.  Environment: NO_COLOR turns\n"
 	"colours off.  See pcviz(1) and docs/pcviz.md.\n";
@@ -71,14 +73,14 @@ static int kinds(const char *list, unsigned *mask, char *err, size_t len)
 		while (k < PCV_EV_NKINDS && strcmp(name, pcv_kind_name[k]))
 			k++;
 		if (k == PCV_EV_NKINDS)
-			status = bad(err, len, "--events: '%.64s' is not an event name (see --help)",
+			status = bad(err, len, "--events: '%.64s' is not an event name",
 				     name);
 		else
 			*mask |= 1u << k;
 	}
 	free(copy);
 	if (!status && !*mask)
-		status = bad(err, len, "--events '%.64s': no event names in it (see --help)", list);
+		status = bad(err, len, "--events '%.64s': no event names in it", list);
 	return status;
 }
 
@@ -114,8 +116,10 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
 		{ "events", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char shortopts[] = "bji:c:r:s:e:hV";
 	double v;
 	int c;
 
@@ -126,8 +130,8 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 	o->max_files = PCV_FILES;
 	o->events = (1u << PCV_EV_NKINDS) - 1;
 	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "bji:c:r:s:e:h", longopts, NULL)) != -1) {
+	opterr = 0;	/* quiet: err says what was wrong */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -181,12 +185,11 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			break;
 		case 'h':
 			return 1;
+		case 'V':
+			return 2;
 		default:
-			if (optopt && optopt < 256 && strchr("icrse", optopt))
-				return bad(err, len, "-%s needs a value", (char[]){ (char)optopt, 0 });
-			if (optopt)
-				return bad(err, len, "unknown option -%s", (char[]){ (char)optopt, 0 });
-			return bad(err, len, "unknown option or missing value: %s", argv[optind - 1]);
+			pclab_getopt_error(err, len, argv, shortopts);
+			return -1;
 		}
 	}
 	o->paths = argv + optind;

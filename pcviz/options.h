@@ -24,8 +24,8 @@ struct pcv_options {
 extern const char pcv_usage[];
 
 /*
- * Parses argv into o.  Returns 0 to run, 1 when --help was asked for, -1
- * on bad input with a message in err.
+ * Parses argv into o.  Returns 0 to run, 1 when --help was asked for, 2
+ * for --version, -1 on bad input with a message in err.
  */
 int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, size_t len);
 

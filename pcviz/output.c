@@ -10,7 +10,10 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (32 + PCV_VM_N + PCV_EV_NKINDS)
+#define MAX_VALUES (32 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT)
+
+/* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
+static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
 
 /* a value of the model, or empty (null) where it is unknown */
 static void known_uint(struct pclab_table *t, const char *name, uint64_t u, bool known)
@@ -80,6 +83,14 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	pclab_add_text(t, "events_why", m->events_why);
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
 		pclab_table_add(t, PCLAB_UINT, "ev_%s", pcv_kind_name[k])->u = m->ev_count[k];
+	for (int k = 0; k < PCV_EV_NKINDS; k++)
+		pclab_table_add(t, PCLAB_UINT, "pages_%s", pcv_kind_name[k])->u = m->ev_pages[k];
+	for (int w = 0; w < PCV_DB_NWHEN; w++)
+		pclab_table_add(t, PCLAB_UINT, "db_end_after_%s", db_when_key[w])->u =
+			m->db_end_when[w];
+	for (int r = 0; r < PCV_DB_NRESULT; r++)
+		pclab_table_add(t, PCLAB_UINT, "db_end_pages_%s", pcv_db_result[r])->u =
+			m->db_end_pages[r];
 	pclab_add_uint(t, "lost", m->lost);
 	pclab_add_uint(t, "unattributed", m->unattributed);
 	pclab_add_real(t, "refresh_us", 3, m->refresh_us);

@@ -50,15 +50,15 @@ $(B)/guest/pcviz-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(PCVIZ_GUEST_CFLAGS) -c -o $@ $<
 
-$(B)/host/pcviz: $(PCVIZ_HOST_OBJS) $(LIBPCLAB)
+$(B)/host/pcviz: $(PCVIZ_HOST_OBJS) $(B)/host/version.o $(LIBPCLAB)
 	@echo "  LD      $@"
 	$(Q)gcc -o $@ $^ $(PCVIZ_HOST_LIBS)
 
-$(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS) $(LIBPCLAB_ASAN)
+$(B)/host/pcviz-asan: $(PCVIZ_ASAN_OBJS) $(B)/host/version.o $(LIBPCLAB_ASAN)
 	@echo "  LD      $@"
 	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_HOST_LIBS)
 
-$(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS) $(LIBPCLAB_GUEST)
+$(B)/guest/bin/pcviz: $(PCVIZ_GUEST_OBJS) $(B)/guest/version.o $(LIBPCLAB_GUEST)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) -o $@ $^ $(PCVIZ_GUEST_LIBS)

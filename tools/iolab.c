@@ -432,14 +432,13 @@ int main(int argc, char **argv)
 
 	switch (iolab_parse(argc, argv, &o, err, sizeof(err))) {
 	case IOLAB_HELP:
-		iolab_usage(stdout);
+		iolab_usage();
+		return 0;
+	case IOLAB_VERSION:
+		pclab_print_version();
 		return 0;
 	case IOLAB_USAGE:
-		iolab_usage(stderr);
-		return 2;
-	case IOLAB_BAD:
-		fprintf(stderr, "iolab: %s\n", err);
-		return 1;
+		pclab_usage_error("%s", err);
 	case IOLAB_RUN:
 		break;
 	}

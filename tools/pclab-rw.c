@@ -2,60 +2,138 @@
 /*
  * pclab-rw: read or write a file in fixed-size preadv2/pwritev2 calls,
  * buffered or with RWF_UNCACHED, so that shell scripts, traces and labs can
- * drive uncached I/O.  See pclab-rw(1).
+ * drive uncached I/O; with --stat, the page-cache state of a range of it in
+ * named columns, like fincore(1).  See pclab-rw(1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <linux/fs.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "pclab/cachestat.h"
+#include "pclab/cli.h"
+#include "pclab/table.h"
 #include "tool.h"
 
-static void usage(FILE *out, int status)
+/* The columns of --stat: cachestat(2)'s counts, in pages, by name. */
+static const struct column {
+	const char *name;
+	size_t offset;		/* of the count in struct pclab_cachestat */
+} columns[] = {
+	{ "cached", offsetof(struct pclab_cachestat, nr_cache) },
+	{ "dirty", offsetof(struct pclab_cachestat, nr_dirty) },
+	{ "writeback", offsetof(struct pclab_cachestat, nr_writeback) },
+	{ "evicted", offsetof(struct pclab_cachestat, nr_evicted) },
+	{ "recently_evicted", offsetof(struct pclab_cachestat, nr_recently_evicted) },
+};
+#define NR_COLUMNS (int)(sizeof(columns) / sizeof(columns[0]))
+
+static void usage(void)
 {
-	fprintf(out,
-		"Usage: pclab-rw [options] FILE\n"
-		"Read FILE (or write it) in fixed-size calls.\n\n"
-		"  -w, --write         write instead of read (creates FILE)\n"
-		"  -U, --uncached      pass RWF_UNCACHED to every call\n"
-		"  -s, --size SIZE     bytes to write, or to read (default: the file size)\n"
-		"  -b, --block SIZE    bytes per call (default 1M)\n"
-		"  -o, --offset SIZE   start at this offset (default 0)\n"
-		"  -f, --fsync         fsync the file at the end\n"
-		"  -S, --stat          no I/O: print the page-cache state of the range\n"
-		"                      (cachestat(2) pages: cached dirty writeback evicted\n"
-		"                      recently_evicted)\n"
-		"  -h, --help          this help\n\n"
-		"SIZE takes a K, M or G suffix (powers of 1024).\n");
-	exit(status);
+	printf("Usage: pclab-rw [options] FILE\n"
+	       "       pclab-rw -S [-O LIST] [-n] [-J] [-o OFFSET] [-s SIZE] FILE\n"
+	       "Read FILE (or write it) in fixed-size calls, buffered or with RWF_UNCACHED;\n"
+	       "with -S, print how much of a range of it is in the page cache instead.\n\n"
+	       "  -w, --write         write instead of read (creates FILE; needs --size)\n"
+	       "  -U, --uncached      pass RWF_UNCACHED to every call\n"
+	       "  -s, --size SIZE     bytes to write, or to read (default: to the end of FILE)\n"
+	       "  -b, --block SIZE    bytes per call, 1 to 1G (default 1M)\n"
+	       "  -o, --offset SIZE   start at this offset (default 0)\n"
+	       "  -f, --fsync         fsync the file at the end\n"
+	       "  -S, --stat          no I/O: the page-cache state of the range, in pages\n"
+	       "                      (cachestat(2)), a header line and a line of values\n"
+	       "  -O, --output LIST   the columns of -S, comma-separated (default: all):\n"
+	       "                      cached,dirty,writeback,evicted,recently_evicted\n"
+	       "  -n, --noheadings    -S without the header line\n"
+	       "  -J, --json          -S as one JSON object\n"
+	       "  -h, --help          this help\n"
+	       "  -V, --version       print the version\n\n"
+	       "SIZE takes a K, M or G suffix (powers of 1024).  One bare value for a\n"
+	       "script: pclab-rw -S -O cached -n FILE.\n");
+	exit(0);
 }
 
 /*
- * The page-cache state of [offset, offset + len) (len 0: to the end) as
- * "cached dirty writeback evicted recently_evicted", in pages.
+ * The --output LIST, names in any case, into out[] (indexes into
+ * columns[]); returns how many.  A column named twice is refused: JSON
+ * keys are unique.
  */
-static int print_cachestat(int fd, long long offset, long long len, const char *file)
+static int parse_output(const char *list, int out[NR_COLUMNS])
 {
+	const char *p = list;
+	bool named[NR_COLUMNS] = { false };
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int c = 0;
+
+		while (c < NR_COLUMNS && (strlen(columns[c].name) != len ||
+					  strncasecmp(p, columns[c].name, len)))
+			c++;
+		if (c == NR_COLUMNS)
+			pclab_usage_error("--output: '%.*s' is not a column (cached, dirty, writeback, "
+					  "evicted, recently_evicted)", (int)(len > 60 ? 60 : len), p);
+		if (named[c])
+			pclab_usage_error("--output: '%s' is named twice", columns[c].name);
+		named[c] = true;
+		out[n++] = c;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
+/*
+ * The page-cache state of [offset, offset + len) (len 0: to the end): the
+ * chosen columns as a table whose values line up under their names, or
+ * as JSON, with lib/'s table writer.
+ */
+static void print_cachestat(int fd, long long offset, long long len, const char *file,
+			    const int *out, int nout, bool headings, bool json)
+{
+	struct pclab_value v[NR_COLUMNS];
+	struct pclab_table t;
 	struct pclab_cachestat cs;
+	char text[NR_COLUMNS][24];
+	int width[NR_COLUMNS];
 
 	if (pclab_cachestat(fd, offset, len, &cs))
 		die(file, errno == ENOSYS ? "this kernel has no cachestat(2)" : strerror(errno));
-	printf("%llu %llu %llu %llu %llu\n", (unsigned long long)cs.nr_cache,
-	       (unsigned long long)cs.nr_dirty, (unsigned long long)cs.nr_writeback,
-	       (unsigned long long)cs.nr_evicted, (unsigned long long)cs.nr_recently_evicted);
-	return 0;
+	pclab_table_init(&t, v, NR_COLUMNS);
+	for (int i = 0; i < nout; i++)
+		pclab_add_uint(&t, columns[out[i]].name,
+			       *(const uint64_t *)((const char *)&cs + columns[out[i]].offset));
+	if (json) {
+		pclab_json_object(stdout, &t);
+		return;
+	}
+	for (int i = 0; i < t.n; i++) {
+		int w = snprintf(text[i], sizeof(text[i]), "%" PRIu64, t.v[i].u);
+		int name = (int)strlen(t.v[i].name);
+
+		width[i] = headings && name > w ? name : w;
+	}
+	for (int i = 0; headings && i < t.n; i++)
+		printf("%*s%s", width[i], t.v[i].name, i + 1 < t.n ? " " : "\n");
+	for (int i = 0; i < t.n; i++)
+		printf("%*s%s", width[i], text[i], i + 1 < t.n ? " " : "\n");
 }
 
 int main(int argc, char **argv)
 {
+	static const char shortopts[] = "wUs:b:o:fSO:nJhV";
 	static const struct option opts[] = {
 		{ "write", no_argument, NULL, 'w' },
 		{ "uncached", no_argument, NULL, 'U' },
@@ -64,14 +142,21 @@ int main(int argc, char **argv)
 		{ "offset", required_argument, NULL, 'o' },
 		{ "fsync", no_argument, NULL, 'f' },
 		{ "stat", no_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'O' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long size = -1, block = 1 << 20, offset = 0, done = 0;
 	int write_mode = 0, do_fsync = 0, stat_only = 0, flags = 0, opt, fd;
-	char *buf;
+	int out[NR_COLUMNS], nout = 0;
+	bool headings = true, json = false, stat_format = false;
+	char err[160], *buf;
 
-	while ((opt = getopt_long(argc, argv, "wUs:b:o:fSh", opts, NULL)) != -1) {
+	opterr = 0;	/* pclab_getopt_error() says what was wrong, in one line */
+	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w': write_mode = 1; break;
 		case 'U': flags |= RWF_UNCACHED; break;
@@ -80,25 +165,40 @@ int main(int argc, char **argv)
 		case 'o': offset = parse_size(optarg, "--offset"); break;
 		case 'f': do_fsync = 1; break;
 		case 'S': stat_only = 1; break;
-		case 'h': usage(stdout, 0); break;
-		default: usage(stderr, 2);
+		case 'O': nout = parse_output(optarg, out); stat_format = true; break;
+		case 'n': headings = false; stat_format = true; break;
+		case 'J': json = true; stat_format = true; break;
+		case 'h': usage(); break;
+		case 'V': pclab_print_version(); return 0;
+		default:
+			pclab_getopt_error(err, sizeof(err), argv, shortopts);
+			pclab_usage_error("%s", err);
 		}
 	}
-	if (optind != argc - 1)
-		usage(stderr, 2);
+	if (optind == argc)
+		pclab_usage_error("no FILE given");
+	if (optind < argc - 1)
+		pclab_usage_error("one FILE only: '%.60s' is one too many", argv[optind + 1]);
 	if (block < 1 || block > (1 << 30))
-		die("--block", "give 1 byte to 1G");
-	if (write_mode && size < 0)
-		die("--write", "needs --size");
-
+		pclab_usage_error("--block: give 1 byte to 1G");
 	if (stat_only && write_mode)
-		die("--stat", "does no I/O; leave out --write");
+		pclab_usage_error("--stat does no I/O; leave out --write");
+	if (write_mode && size < 0)
+		pclab_usage_error("--write needs --size");
+	if (stat_format && !stat_only)
+		pclab_usage_error("--output, --noheadings and --json go with --stat");
+	if (!nout)	/* no --output: every column, in order */
+		for (; nout < NR_COLUMNS; nout++)
+			out[nout] = nout;
 
 	fd = open(argv[optind], write_mode ? O_WRONLY | O_CREAT : O_RDONLY, 0644);
 	if (fd < 0)
 		die(argv[optind], strerror(errno));
-	if (stat_only)
-		return print_cachestat(fd, offset, size < 0 ? 0 : size, argv[optind]);
+	if (stat_only) {
+		print_cachestat(fd, offset, size < 0 ? 0 : size, argv[optind], out, nout, headings,
+				json);
+		return 0;
+	}
 	if (size < 0) {
 		struct stat st;
 

@@ -45,27 +45,29 @@ head -n 8 "$out/kswapd-profile.txt" | sed 's/^/      /'
 
 say "step 5/6: trap 1: O_DIRECT with a block size the device cannot take (1000 bytes)"
 set +e
-iolab -m direct -b 1000 -s 1M "$big" >/dev/null 2>"$out/misaligned.txt"
-echo "$?" >"$out/misaligned.status"
+iolab -m direct -b 1000 -s 1M "$big" >/dev/null 2>/tmp/misaligned.txt
+status=$?
 set -e
-sed 's/^/      /' "$out/misaligned.txt"
+fact misaligned "$(jq -cn --argjson status "$status" --rawfile message /tmp/misaligned.txt \
+	'{status: $status, message: $message}')"
+sed 's/^/      /' /tmp/misaligned.txt
 
 say "step 6/6: trap 2: O_DIRECT beside buffered I/O on the same file"
 mixed=$dir/lab2-mixed.dat
 pclab-rw -w -s 16M -f "$mixed"
 cold
 pclab-rw -s 16M "$mixed"
-before=$(pclab-rw -S -s 16M "$mixed" | cut -d' ' -f1)
+before=$(pclab-rw -S -O cached -n -s 16M "$mixed")
 iolab -m direct -w -b 1M -s 8M -j "$mixed" >/dev/null
-after=$(pclab-rw -S -s 16M "$mixed" | cut -d' ' -f1)
+after=$(pclab-rw -S -O cached -n -s 16M "$mixed")
 say "  16 MiB cached: $before pages; after an O_DIRECT write of the first 8 MiB: $after"
 # buffered writes sit dirty in the cache; an O_DIRECT read must flush them first
 pclab-rw -w -s 8M "$mixed"
-dirty_before=$(pclab-rw -S -s 8M "$mixed" | cut -d' ' -f2)
+dirty_before=$(pclab-rw -S -O dirty -n -s 8M "$mixed")
 iolab -m direct -b 1M -s 8M -j "$mixed" >/dev/null
-dirty_after=$(pclab-rw -S -s 8M "$mixed" | cut -d' ' -f2)
+dirty_after=$(pclab-rw -S -O dirty -n -s 8M "$mixed")
 say "  8 MiB written buffered: $dirty_before dirty pages; after an O_DIRECT read: $dirty_after"
-echo "cached_before,cached_after_direct_write,dirty_before,dirty_after_direct_read" >"$out/mixing.csv"
-echo "$before,$after,$dirty_before,$dirty_after" >>"$out/mixing.csv"
+fact mixing "{\"cached_before\": $before, \"cached_after_direct_write\": $after,
+	\"dirty_before\": $dirty_before, \"dirty_after_direct_read\": $dirty_after}"
 rm -f "$mixed"
-echo "$mem_mib,$data_mib,$secs,$streams" >"$out/sizes.csv"
+fact sizes "{\"mem_mib\": $mem_mib, \"data_mib\": $data_mib, \"seconds\": $secs, \"streams\": $streams}"

@@ -14,17 +14,18 @@ data_file "$big" "$data_mib"
 # Warms two things by reading them once: the first warm_mib MiB of the
 # file about to be streamed, and a file of that size beside it.  Streams
 # the big file in mode $2 and records how much of each stayed cached:
-# NAME.warm has "range-before range-after beside-before beside-after" pages.
+# fact NAME.warm, pages of the range and of the file beside, before and after.
 stream_past_warm() { # name mode
 	cold
 	pclab-rw -s "${warm_mib}M" "$big"
 	pclab-rw "$beside"
-	r0=$(pclab-rw -S -s "${warm_mib}M" "$big" | cut -d' ' -f1)
-	b0=$(pclab-rw -S "$beside" | cut -d' ' -f1)
+	r0=$(pclab-rw -S -O cached -n -s "${warm_mib}M" "$big")
+	b0=$(pclab-rw -S -O cached -n "$beside")
 	measure "$1" -m "$2" -b 1M "$big"
-	r1=$(pclab-rw -S -s "${warm_mib}M" "$big" | cut -d' ' -f1)
-	b1=$(pclab-rw -S "$beside" | cut -d' ' -f1)
-	echo "$r0 $r1 $b0 $b1" >"$out/$1.warm"
+	r1=$(pclab-rw -S -O cached -n -s "${warm_mib}M" "$big")
+	b1=$(pclab-rw -S -O cached -n "$beside")
+	fact "$1.warm" "{\"range_before\": $r0, \"range_after\": $r1,
+		\"beside_before\": $b0, \"beside_after\": $b1}"
 	say "  warm pages: streamed file's first $warm_mib MiB $r0 -> $r1; file beside $b0 -> $b1"
 }
 
@@ -52,21 +53,8 @@ rm -f "$dir"/lab3-c.*
 say "step 4/4: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
 cold
 pclab-rw -s 2M "$big"
-pclab-rw -S -s 8M "$big" | cut -d' ' -f1 >"$out/trace-warm-pages"
+fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$big")"
 trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
 	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
-# pages (not folios: xfs caches large ones) per event, and calls
-pages() { # event [text the line must contain]
-	awk -v e="dropbehind_$1:" -v r="${2:-}" 'index($0, e) && (r == "" || index($0, r)) {
-		for (i = 1; i < NF; i++) if ($i == "pages") n += $(i + 1)
-	} END { print n + 0 }' "$out/uncached-read.txt"
-}
-{
-	for e in mark serve claim; do
-		echo "$e,$(pages "$e")"
-	done
-	echo "end_dropped,$(pages end ': dropped')"
-	echo "call,$(grep -c 'dropbehind_call:' "$out/uncached-read.txt" || true)"
-} >"$out/events.csv"
-say "  pages marked, served, claimed, dropped; calls: $(tr '\n' ' ' <"$out/events.csv")"
+say "  recorded $out/uncached-read.dat; the host counts its events with pcviz"

@@ -14,11 +14,12 @@ write() {
 	rm -f "$file"
 	cold
 	trace-cmd record -q -e writeback:balance_dirty_pages -o /tmp/bdp.dat \
-		sh -c "iolab -j -l $out/$1.csv -w -m $2 -b 1M -s ${write_mib}M $file >$out/$1.json" \
+		sh -c "iolab -j -l $out/$1.csv -w -m $2 -b 1M -s ${write_mib}M $file >/tmp/write.json" \
 		>/dev/null 2>&1
-	trace-cmd report -i /tmp/bdp.dat 2>/dev/null | grep -c 'balance_dirty_pages:' >"$out/$1.throttled" || true
+	fact "$1" "$(cat /tmp/write.json)"
+	fact "$1.throttled" "$(trace-cmd report -i /tmp/bdp.dat 2>/dev/null | grep -c 'balance_dirty_pages:' || true)"
 	say "  $1: $(json "$1" mb_s) MB/s, dirty peak $(($(json "$1" dirty_kib_peak) / 1024)) MiB," \
-		"cache peak $(($(json "$1" peak) / 1024)) MiB, throttled $(cat "$out/$1.throttled") times"
+		"cache peak $(($(json "$1" cache_kib.peak) / 1024)) MiB, throttled $(json "$1.throttled") times"
 }
 
 # Small, explicit dirty limits, so that the throttling shows within a few
@@ -27,7 +28,7 @@ dirty_mib=${LAB4_DIRTY_MIB:-8}
 echo $((dirty_mib << 20)) >/proc/sys/vm/dirty_bytes
 echo $((dirty_mib << 19)) >/proc/sys/vm/dirty_background_bytes
 say "dirty limits: vm.dirty_bytes $dirty_mib MiB, vm.dirty_background_bytes $((dirty_mib / 2)) MiB"
-echo "$dirty_mib" >"$out/dirty-limit-mib"
+fact dirty-limit-mib "$dirty_mib"
 
 # A disk slower than this guest's writer, whatever the machine.  The
 # emulated disk writes into the host's memory, often faster than the guest
@@ -38,14 +39,13 @@ echo "$dirty_mib" >"$out/dirty-limit-mib"
 probe_mib=$((mem_mib / 4))
 rm -f "$file"
 cold
-iolab -j -w -m buffered -b 1M -s "${probe_mib}M" "$file" >"$out/probe.json"
+fact probe "$(iolab -j -w -m buffered -b 1M -s "${probe_mib}M" "$file")"
 rm -f "$file"
 writer_mb_s=$(json probe mb_s)
 disk_mb_s=$(awk -v w="$writer_mb_s" 'BEGIN { d = int(w / 2); print d < 1 ? 1 : d }')
 write_limit lab4 "$disk_mb_s"
 echo $$ >/sys/fs/cgroup/lab4/cgroup.procs
-echo "writer_mb_s,disk_mb_s" >"$out/disk-limit.csv"
-echo "$writer_mb_s,$disk_mb_s" >>"$out/disk-limit.csv"
+fact disk-limit "{\"writer_mb_s\": $writer_mb_s, \"disk_mb_s\": $disk_mb_s}"
 say "a buffered writer here: $writer_mb_s MB/s ($probe_mib MiB with fsync);" \
 	"the lab's writes to $(disk_dev) are limited to $disk_mb_s MB/s (cgroup io.max)"
 
@@ -70,11 +70,11 @@ sync
 f0=$(flushes)
 pclab-rw -w -U -b 1M -s 16M "$file"
 f1=$(flushes)
-pclab-rw -S "$file" >"$out/after-return.txt"
+fact after-return "$(pclab-rw -S -J "$file")"
 sync "$file"
 f2=$(flushes)
-echo "uncached_write,$((f1 - f0))" >"$out/flushes.csv"
-echo "fsync,$((f2 - f1))" >>"$out/flushes.csv"
+fact flushes "{\"uncached_write\": $((f1 - f0)), \"fsync\": $((f2 - f1))}"
 say "  flushes of the disk's write cache: $((f1 - f0)) during the write, $((f2 - f1)) during fsync"
-say "  cachestat right after the write (cached dirty writeback ...): $(cat "$out/after-return.txt")"
+say "  cachestat right after the write: $(json after-return cached) pages cached," \
+	"$(json after-return dirty) dirty, $(json after-return writeback) under writeback"
 rm -f "$file"

@@ -10,7 +10,7 @@ hot=$dir/lab5-hot.dat
 hot_mib=${LAB5_HOT_MIB:-$((mem_mib * 4 / 10))}
 data_file "$big" "$data_mib"
 pclab-rw -w -s "${hot_mib}M" -f "$hot"
-echo "$hot_mib" >"$out/hot-mib"
+fact hot-mib "$hot_mib"
 
 say "the hot set: $hot_mib MiB read at random, 500 reads/s, for $secs s per scenario"
 step=0

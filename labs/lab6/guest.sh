@@ -10,8 +10,8 @@ knob=/sys/kernel/debug/rwf_uncached/legacy_2019
 [ -w "$knob" ] || { say "no $knob: not a pclab kernel?"; exit 1; }
 file=$dir/lab6.dat
 io_mib=${LAB6_IO_MIB:-$((data_mib / 4))}
-# strategy NAME KNOB IOLAB-ARGS...: one run with the knob set; NAME.disk
-# gets "requests kib" of the disk I/O it caused
+# strategy NAME KNOB IOLAB-ARGS...: one run with the knob set; fact
+# NAME.disk: the disk requests and KiB it caused
 strategy() {
 	name=$1
 	echo "$2" >"$knob"
@@ -22,10 +22,10 @@ strategy() {
 	measure "$name" "$@"
 	r1=$(disk_stat 1) s1=$(disk_stat 3) w1=$(disk_stat 5) t1=$(disk_stat 7)
 	case "$name" in
-	*write*) echo "$((w1 - w0)) $(((t1 - t0) / 2))" >"$out/$name.disk" ;;
-	*) echo "$((r1 - r0)) $(((s1 - s0) / 2))" >"$out/$name.disk" ;;
+	*write*) n=$((w1 - w0)) kib=$(((t1 - t0) / 2)) ;;
+	*) n=$((r1 - r0)) kib=$(((s1 - s0) / 2)) ;;
 	esac
-	read -r n kib <"$out/$name.disk"
+	fact "$name.disk" "{\"requests\": $n, \"kib\": $kib}"
 	say "    $n disk requests, $((kib / (n > 0 ? n : 1))) KiB each on average"
 }
 
@@ -45,8 +45,8 @@ data_file "$big" "$data_mib"
 pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 for lru in classic mglru; do
 	if [ "$lru" = mglru ]; then echo y; else echo n; fi >/sys/kernel/mm/lru_gen/enabled
-	cat /sys/kernel/mm/lru_gen/enabled >"$out/$lru.enabled"
-	say "  $lru (lru_gen/enabled = $(cat "$out/$lru.enabled"))"
+	fact "$lru.enabled" "$(cat /sys/kernel/mm/lru_gen/enabled)"
+	say "  $lru (lru_gen/enabled = $(json "$lru.enabled"))"
 	noisy "$lru" buffered "$hot" "$big"
 done
 echo n >/sys/kernel/mm/lru_gen/enabled
@@ -56,5 +56,6 @@ cold
 trace-cmd record -q -p function_graph -g filemap_read -o /tmp/graph.dat \
 	pclab-rw -U -b 64K -s 64K "$file" >/dev/null 2>&1
 trace-cmd report -i /tmp/graph.dat 2>/dev/null >"$out/uncached-read-graph.txt"
-say "  $(wc -l <"$out/uncached-read-graph.txt") lines in $out/uncached-read-graph.txt"
+fact graph-lines "$(wc -l <"$out/uncached-read-graph.txt")"
+say "  $(json graph-lines) lines in $out/uncached-read-graph.txt"
 rm -f "$file"

@@ -191,6 +191,9 @@ static void test_events(void)
 	e.arg[1] = 3;
 	pcv_event_words(&M, &e, words, sizeof(words));
 	tap_ok(!strcmp(words, "a: page 8 after irq-writeback: mapped"), "event in words: '%s'", words);
+	feed(e);
+	tap_ok(M.db_end_when[2] == 1 && M.db_end_pages[3] == 1,
+	       "the end of a folio kept mapped after irq-writeback counts as such");
 	e = ev(PCV_EV_ADD, 12, 0, 16, 0);
 	pcv_event_words(&M, &e, words, sizeof(words));
 	tap_ok(!strcmp(words, "a: pages 0-15 added to the cache"), "event in words: '%s'", words);
@@ -201,8 +204,9 @@ static void test_events(void)
 	       !pcv_model_recent(&M, PCV_RING),
 	       "the ring keeps the latest %d events, newest first", PCV_RING);
 	pcv_model_reset_counts(&M);
-	tap_ok(!M.ev_count[PCV_EV_DB_MARK] && !M.files[1].events[PCV_EV_DB_MARK] && !M.ring_len,
-	       "reset zeroes the counts and the log");
+	tap_ok(!M.ev_count[PCV_EV_DB_MARK] && !M.files[1].events[PCV_EV_DB_MARK] && !M.ring_len &&
+	       !M.db_end_when[2] && !M.db_end_pages[3],
+	       "reset zeroes the counts, the drop-behind outcomes and the log");
 	pcv_model_free(&M);
 }
 
@@ -228,6 +232,9 @@ static void test_reconstruct(void)
 	e = ev(PCV_EV_DB_END, 12, 0, 4, 0);
 	e.arg[1] = 2;	/* kept: claimed */
 	feed(e);
+	tap_ok(M.db_end_pages[PCV_DB_DROPPED] == 16 && M.db_end_pages[2] == 4 &&
+	       M.db_end_when[0] == 2 && M.ev_pages[PCV_EV_DB_END] == 20,
+	       "dropbehind_end: pages by result (16 dropped, 4 claimed), folios by when (2 after read)");
 	feed(ev(PCV_EV_DELETE, 12, 0, 2, 1));
 	feed(ev(PCV_EV_ADD, 12, 4, 4, 2));		/* already cached: no double count */
 	feed(ev(PCV_EV_DELETE, 12, 60, 100, 3));	/* past the end: clamped */
@@ -501,9 +508,11 @@ static void test_options(void)
 		{ "pcviz --max-files 4097 f", "--max-files 4097" },
 		{ "pcviz --max-files 2.5 f", "--max-files 2.5" },
 		{ "pcviz --speed -2 --replay t", "--speed -2" },
-		{ "pcviz --frobnicate f", "unknown option" },
-		{ "pcviz -x f", "unknown option -x" },
-		{ "pcviz f -i", "-i needs a value" },
+		{ "pcviz --frobnicate f", "unknown option '--frobnicate'" },
+		{ "pcviz -x f", "unknown option '-x'" },
+		{ "pcviz f -i", "option '-i' needs a value" },
+		{ "pcviz f --buffer-kb", "option '--buffer-kb' needs a value" },
+		{ "pcviz --ascii=1 f", "option '--ascii' takes no value" },
 		{ "pcviz", "no FILE or DIR" },
 		{ "pcviz --replay t --synthetic", "exclude each other" },
 		{ "pcviz --synthetic f", "f: no files with" },
@@ -516,6 +525,8 @@ static void test_options(void)
 	       !strcmp(o.paths[1], "b"),
 	       "options: --json implies --batch; interval, count, files");
 	tap_ok(parse("pcviz --help", &o, err) == 1, "options: --help");
+	tap_ok(parse("pcviz --version", &o, err) == 2 && parse("pcviz -V", &o, err) == 2,
+	       "options: -V, --version");
 	tap_ok(parse("pcviz -e db_mark,reclaim f", &o, err) == 0 &&
 	       o.events == (1u << PCV_EV_DB_MARK | 1u << PCV_EV_RECLAIM),
 	       "options: --events picks kinds by name");

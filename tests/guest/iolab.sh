@@ -18,7 +18,7 @@ run() {
 	status=$?
 	grew=$(($(cached_kib) - c0))
 	# the file's own pages (cachestat), immune to other activity
-	filepages=$(sed -n 's/.*"file_cached_pages":\([0-9-]*\).*/\1/p' /tmp/iolab.json)
+	filepages=$(jq .file_cached_pages /tmp/iolab.json)
 	marked=$(($(vm dropbehind_marked) - m0))
 	dropped=$(($(vm dropbehind_read) - r0))
 }
@@ -46,17 +46,17 @@ ok "[ $status = 0 ] && [ $filepages -lt 512 ] && [ $marked = 0 ]" \
 	"fadvise: DONTNEED behind itself keeps the file's cache small ($filepages pages) without the flag"
 run -m mmap
 ok "[ $status = 0 ] && [ $grew -ge 30000 ]" "mmap: faults the file into the cache ($grew KiB)"
-ok "grep -q '\"mb_s\":' /tmp/iolab.json && grep -q '\"kswapd_cpu_pct\":' /tmp/iolab.json" \
-	"--json prints the summary fields"
+ok "jq -e 'has(\"mb_s\") and has(\"kswapd_cpu_pct\") and (.lat_us | has(\"p99\"))' /tmp/iolab.json" \
+	"--json prints the summary fields, as JSON"
 
 # --hits: a warm file is all hits, a cold one mostly misses
 sync
 echo 3 >/proc/sys/vm/drop_caches
 iolab -j -H -r -b 4K -t 1 "$f" >/tmp/iolab.json
-cold=$(sed -n 's/.*"hit_pct":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+cold=$(jq .hit_pct /tmp/iolab.json)
 cat "$f" >/dev/null
 iolab -j -H -r -b 4K -t 2.5 -l /tmp/iolab.log "$f" >/tmp/iolab.json
-warm=$(sed -n 's/.*"hit_pct":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+warm=$(jq .hit_pct /tmp/iolab.json)
 ok "awk 'BEGIN { exit !($cold < 50 && $warm == 100) }'" \
 	"--hits: random reads of a cold file hit $cold%, of a cached file $warm%"
 header=$(head -n 1 /tmp/iolab.log)
@@ -64,7 +64,7 @@ lines=$(($(wc -l </tmp/iolab.log) - 1))
 ok "[ '$header' = seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,hit_pct,allocstall_s,pgscan_direct_s,psi_mem_pct ] && [ $lines -ge 2 ]" \
 	"--log writes a CSV header and a line per second ($lines lines in 2.5 s)"
 iolab -R 100 -b 4K -s 200K -j "$f" >/tmp/iolab.json
-secs=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+secs=$(jq .seconds /tmp/iolab.json)
 ok "awk 'BEGIN { exit !($secs >= 0.45) }'" "--rate 100 paces 50 reads over half a second (${secs} s)"
 
 # SIGINT/SIGTERM end a run early with its summary (lab 5 stops its hot
@@ -78,7 +78,7 @@ for sig in INT TERM; do
 		kill -"$sig" "$pid"
 		wait "$pid"
 		status=$?
-		ops=$(sed -n 's/.*"iops":\([0-9.]*\).*/\1/p' /tmp/iolab.json)
+		ops=$(jq .iops /tmp/iolab.json 2>/dev/null)
 		ok "[ $status = 0 ] && awk 'BEGIN { exit !(${ops:-0} > 0) }'" \
 			"SIG$sig ends a $mode run with its summary (status $status, ${ops:-no} IOPS)"
 	done
@@ -88,18 +88,21 @@ done
 sync
 echo 3 >/proc/sys/vm/drop_caches
 pclab-rw -s 8M "$f"
-is "$(pclab-rw -S -s 8M "$f")" "2048 0 0 0 0" "pclab-rw -S: the 8 MiB just read are 2048 cached pages"
-is "$(pclab-rw -S -o 16M -s 4M "$f" | cut -d' ' -f1)" 0 "pclab-rw -S: a range not read has none"
+is "$(pclab-rw -S -s 8M "$f" | head -n 1)" "cached dirty writeback evicted recently_evicted" \
+	"pclab-rw -S: a header line names the columns"
+is "$(pclab-rw -S -J -s 8M "$f")" '{"cached":2048,"dirty":0,"writeback":0,"evicted":0,"recently_evicted":0}' \
+	"pclab-rw -S -J: the 8 MiB just read are 2048 cached pages, none dirty"
+is "$(pclab-rw -S -O cached -n -o 16M -s 4M "$f")" 0 "pclab-rw -S -O cached -n: a range not read has none"
 pclab-rw -S -w "$f" 2>/dev/null
-is "$?" 1 "pclab-rw -S refuses --write"
+is "$?" 2 "pclab-rw -S refuses --write: a usage error"
 
 iolab -m nosuchmode "$f" >/dev/null 2>&1
-is "$?" 1 "an unknown mode is refused"
+is "$?" 2 "an unknown mode is refused: a usage error"
 iolab -m direct -b 1000 "$f" 2>/tmp/iolab.err
 is "$?" 1 "a misaligned O_DIRECT block size is refused"
 ok "grep -q 'multiple of the logical block size' /tmp/iolab.err" "... with the explanation"
 iolab -m mmap -w -s 1M "$f" >/dev/null 2>&1
-is "$?" 1 "mmap mode refuses writes"
+is "$?" 2 "mmap mode refuses writes: a usage error"
 iolab >/dev/null 2>&1
 is "$?" 2 "no file is a usage error"
 head -c 1048576 /dev/zero >/tmp/iolab-tmpfs

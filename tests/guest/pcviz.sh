@@ -42,14 +42,14 @@ for fs in ext4 xfs; do
 	cold
 	cat "$f" >/dev/null
 	pcviz --batch --count 1 -i 0.1 "$f" >"$out/buffered.csv"
-	want=$(pclab-rw -S "$f" | cut -d' ' -f1)
+	want=$(pclab-rw -S -O cached -n "$f")
 	ok "[ '$(col cached "$out/buffered.csv")' = 8192 ] && [ '$(col pages "$out/buffered.csv")' = 8192 ]" \
 		"$fs: after a buffered read all 8192 pages are cached ($(col cached "$out/buffered.csv"))"
 	is "$(col cached "$out/buffered.csv")" "$want" "$fs: ... as cachestat says independently"
 	cold
 	pclab-rw -U "$f" >/dev/null
 	pcviz --batch --count 1 -i 0.1 "$f" >"$out/uncached.csv"
-	want=$(pclab-rw -S "$f" | cut -d' ' -f1)
+	want=$(pclab-rw -S -O cached -n "$f")
 	ok "[ '$(col cached "$out/uncached.csv")' -le 64 ]" \
 		"$fs: after an uncached read nothing stays ($(col cached "$out/uncached.csv") pages)"
 	is "$(col cached "$out/uncached.csv")" "$want" "$fs: ... as cachestat says independently"
@@ -235,7 +235,7 @@ is "$status" 0 "as a user pcviz runs on the user's file"
 [ "$status" = 0 ] || diag "$(cat "$out/user.err")"
 is "$(col events "$out/user.csv"),$(col events_why "$out/user.csv")" "off,not root: tracing needs root" \
 	"... without events, and says why"
-is "$(col cached "$out/user.csv")" "$(pclab-rw -S /mnt/ext4/pcviz-student | cut -d' ' -f1)" \
+is "$(col cached "$out/user.csv")" "$(pclab-rw -S -O cached -n /mnt/ext4/pcviz-student)" \
 	"... residency right"
 rm /mnt/ext4/pcviz-student
 # root's file: the kernel refuses cachestat, mincore would say "all cached"

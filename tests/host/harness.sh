@@ -59,7 +59,8 @@ for bad in "-m abc" "-m 8" "-c 0" "-c 99" "-t soon" "-n ../up" "-d btrfs" "-e /n
 	out=$(runvm $bad)
 	status=$?
 	if [ "$status" = 2 ] && printf '%s' "$out" | grep -q '^run-vm: '; then
-		pass "run-vm rejects '$bad' with a message: ${out#run-vm: }"
+		first=${out%%$'\n'*}
+		pass "run-vm rejects '$bad' with a message: ${first#run-vm: }"
 	else
 		fail "run-vm rejects '$bad' with a message" "status $status: $out"
 	fi

@@ -86,15 +86,35 @@ static void test_options(void)
 	tap_ok(parse("-m direct -b 1000 f", &o, err) == IOLAB_RUN,
 	       "a misaligned O_DIRECT size is left to the kernel (which the lab shows)");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		tap_ok(parse(refused[i].line, &o, err) == IOLAB_BAD &&
+		tap_ok(parse(refused[i].line, &o, err) == IOLAB_USAGE &&
 		       !strncmp(err, refused[i].why, strlen(refused[i].why)),
 		       "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
-	tap_ok(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_BAD &&
+	tap_ok(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_USAGE &&
 	       strstr(err, "'18014398509481985k'"), "the message quotes the size it refused (%s)", err);
-	tap_ok(parse("", &o, err) == IOLAB_USAGE, "no file is a usage error");
-	tap_ok(parse("a b", &o, err) == IOLAB_USAGE, "two files are a usage error");
-	tap_ok(parse("--nosuch f", &o, err) == IOLAB_USAGE, "an unknown option is a usage error");
+	tap_ok(parse("", &o, err) == IOLAB_USAGE && !strcmp(err, "no FILE given"),
+	       "no file is a usage error (%s)", err);
+	tap_ok(parse("a b", &o, err) == IOLAB_USAGE && strstr(err, "'b' is one too many"),
+	       "two files are a usage error (%s)", err);
+	/* every way getopt can refuse, each said in one line (lib/cli.c) */
+	static const struct {
+		const char *line, *why;
+	} getopt_errors[] = {
+		{ "--nosuch f", "unknown option '--nosuch'" },
+		{ "--nosuch=1 f", "unknown option '--nosuch'" },
+		{ "-wz f", "unknown option '-z'" },
+		{ "f -b", "option '-b' needs a value" },
+		{ "f -wb", "option '-b' needs a value" },
+		{ "f --bs", "option '--bs' needs a value" },
+		{ "--json=yes f", "option '--json' takes no value" },
+	};
+	for (size_t i = 0; i < sizeof(getopt_errors) / sizeof(getopt_errors[0]); i++)
+		tap_ok(parse(getopt_errors[i].line, &o, err) == IOLAB_USAGE &&
+		       !strcmp(err, getopt_errors[i].why),
+		       "'%s' is a usage error: %s (%s)", getopt_errors[i].line, getopt_errors[i].why,
+		       err);
 	tap_ok(parse("-h", &o, err) == IOLAB_HELP, "-h asks for help");
+	tap_ok(parse("--version", &o, err) == IOLAB_VERSION && parse("-V", &o, err) == IOLAB_VERSION,
+	       "-V, --version asks for the version");
 }
 
 static void test_histogram(void)

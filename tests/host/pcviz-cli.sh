@@ -69,7 +69,7 @@ is "$(field ev_add "$tmp/syn.csv")" 3072 "batch CSV: events counted (ev_add)"
 # characters, silently dropping what came after)
 long=$(printf 'db_call,%.0s' $(seq 40))nosuch
 "$bin" --synthetic --count 1 --events "$long" >/dev/null 2>"$tmp/err"
-is "$?,$(head -n 1 "$tmp/err")" "2,pcviz: --events: 'nosuch' is not an event name (see --help)" \
+is "$?,$(head -n 1 "$tmp/err")" "2,pcviz: --events: 'nosuch' is not an event name" \
 	"a ${#long}-character --events list is read to its last name"
 "$bin" --synthetic --json --count 2 >"$tmp/syn.json"
 ok "python3 -c 'import json,sys

@@ -80,8 +80,9 @@ export PATH="$tmp/bin:$PATH"
 # copy_tree DIR: the parts of the tree that run-vm and `make run` use, with
 # a stand-in kernel and an empty base initramfs.
 copy_tree() {
-	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz" "$1/kernel"
+	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz" "$1/kernel" "$1/scripts"
 	cp -a "$top/initramfs" "$top/Makefile" "$1/"
+	cp -a "$top/scripts/version" "$1/scripts/"
 	cp -a "$top/kernel/scripts" "$top/kernel/config" "$1/kernel/"
 	cp -a "$top/pcviz/pcviz.mk" "$1/pcviz/"
 	cp "$gen_init_cpio" "$1/build/host/"
@@ -153,7 +154,8 @@ refused() { # description, then the run-vm arguments
 	PATH="$tmp/shim:$PATH" runvm "$@"
 	if [ "$status" = 2 ] && [ ! -e "$tmp/outside.log" ] && [ -e "$res/keep" ] &&
 		printf '%s' "$out" | grep -q '^run-vm: '; then
-		pass "run-vm refuses $what with status 2 and deletes nothing: ${out#run-vm: }"
+		first=${out%%$'\n'*}
+		pass "run-vm refuses $what with status 2 and deletes nothing: ${first#run-vm: }"
 	else
 		fail "run-vm refuses $what with status 2 and deletes nothing" \
 			"status $status; output: $out; outside: $(cat "$tmp/outside.log" 2>/dev/null)"

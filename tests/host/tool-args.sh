@@ -1,7 +1,8 @@
 #!/bin/bash
 # The guest tools (static binaries, so they run on the host too) refuse bad
-# sizes and rates with the text they refused and status 1, before any I/O:
-# the one size parser of tools/tool.h, seen from the command line.
+# sizes and rates with the text they refused and status 2 (a usage error,
+# include/pclab/cli.h), before any I/O: the one size parser of lib/, seen
+# from the command line.  tests/host/cli.sh checks the convention itself.
 set -u
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
@@ -9,14 +10,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/guest/bin
 file=$(mktemp -u)
 
-# refused TOOL WANT-IN-MESSAGE ARGS...: status 1, the message names WANT,
+# refused TOOL WANT-IN-MESSAGE ARGS...: status 2, the message names WANT,
 # and FILE was not created
 refused() {
 	local tool=$1 want=$2 err status=0
 	shift 2
 	err=$("$bin/$tool" "$@" "$file" 2>&1 >/dev/null) || status=$?
-	if [ "$status" = 1 ] && [[ "$err" == *"$want"* ]] && [ ! -e "$file" ]; then
-		pass "$tool $* is refused: $err"
+	if [ "$status" = 2 ] && [[ "$err" == *"$want"* ]] && [ ! -e "$file" ]; then
+		pass "$tool $* is refused: ${err%%$'\n'*}"
 	else
 		fail "$tool $* is refused, naming $want" "status $status: $err"
 	fi

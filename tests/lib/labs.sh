@@ -4,7 +4,9 @@
 #
 #   lab_checks LAB [LABEL]   each self-check of labs/LAB/run is a test named
 #                            by the lab's own words; then one test that the
-#                            lab ran to the end, and one for its kernel log.
+#                            lab ran to the end, one that grading its results
+#                            again (GRADE=1) agrees, and one for its kernel
+#                            log.
 #                            LABEL (default LAB) names the tests and the
 #                            results directory.
 #
@@ -33,5 +35,11 @@ lab_checks() {
 	ok "[ $status = 0 ] && [ $checks -gt 0 ]" \
 		"$label runs to the end: status $status, $checks self-checks (log: $log)"
 	[ "$status" = 0 ] || tail -n 15 "$log" | sed 's/^/# /'
+	# grading apart from running: the results alone give the same verdicts
+	verdicts() { jq -c '[.check, .passed]' "$results/$lab/checks.jsonl" 2>/dev/null; }
+	local first
+	first=$(verdicts)
+	GRADE=1 LAB_RESULTS=$results "$top/labs/$lab/run" >"$log.grade" 2>&1
+	is "$(verdicts)" "$first" "$label: GRADE=1 grades the run again, no boot, with the same verdicts"
 	CHECK_RESULTS=$results vm_check_console "$lab"
 }

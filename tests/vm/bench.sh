@@ -32,7 +32,8 @@ ok "[ $n -ge 14 ]" "a per-second CSV for every run ($n)"
 # row into the log the cliff plots draw
 for m in buffered uncached; do
 	prefix=$CHECK_RESULTS/bench/ext4/cseqread-$m.r1
-	n=$(find "$CHECK_RESULTS/bench/ext4" -name "cseqread-$m.r1.[0-9]*.json" | wc -l)
+	n=$(jq -r --arg re "^ext4/cseqread-$m\\.r1\\.[0-9]+$" 'select(.name | test($re)) | .name' \
+		"$CHECK_RESULTS/bench/results.jsonl" | sort -u | wc -l)
 	is "$n" 4 "contended $m read: a summary per stream"
 	streams_mb=$(awk -F, 'FNR == 3 { s += $2 } END { printf "%.2f", s }' "$prefix".[0-9]*.csv)
 	summed_mb=$(awk -F, 'NR == 3 { printf "%.2f", $2 }' "$prefix.sum.csv" 2>/dev/null)

@@ -16,4 +16,23 @@ for run in "$top"/labs/lab*/run; do
 	case " $speed_dependent_labs " in *" $lab "*) continue ;; esac
 	lab_checks "$lab"
 done
+
+# Every run is kept, the predictions carry over, and compare sets the runs
+# side by side: lab 1 (the quickest) once more, a prediction written first.
+root=$CHECK_RESULTS/labs/lab1
+predictions=$root/predictions/lab1.md
+key=$(grep -v '^#' "$top/labs/lab1/predictions.txt" | head -n 1 | cut -d'|' -f1)
+ok "[ -n '$key' ] && grep -q '^$key: *\$' '$predictions'" "the first run of lab1 wrote the predictions template ($key)"
+sed -i "s/^$key:.*/$key: 4242/" "$predictions"
+first=$(md5sum <"$root/lab1/results.jsonl")
+QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$root "$top/labs/lab1/run" >"$root.again.out" 2>&1
+is "$?" 0 "lab1 runs again (log: $root.again.out)"
+kept=("$root"/lab1.runs/*)
+is "${#kept[@]}" 1 "the first run is kept in lab1.runs/"
+is "$(md5sum <"${kept[0]}/results.jsonl")" "$first" "... with its results unchanged"
+ok "grep -q ' 4242 ' '$root.again.out'" "the student's prediction is printed beside the measured value"
+ok "[ -r '$root/lab1/predictions.md' ]" "... and kept with the run"
+LAB_RESULTS=$root "$top/labs/compare" lab1 >"$root.compare.out" 2>&1
+ok "grep -q '^runs: .* | last\$' '$root.compare.out' && [ \$(grep -c '|' '$root.compare.out') -ge 7 ]" \
+	"make lab1-compare sets both runs' checks side by side"
 done_testing

@@ -29,15 +29,16 @@ struct iolab_options {
 	const char *file, *log;
 };
 
-enum iolab_parse_result { IOLAB_RUN, IOLAB_HELP, IOLAB_USAGE, IOLAB_BAD };
+enum iolab_parse_result { IOLAB_RUN, IOLAB_HELP, IOLAB_VERSION, IOLAB_USAGE };
 
 /*
- * Fills *o from the command line.  On IOLAB_BAD, err holds "what: why" for
- * the user; IOLAB_USAGE means the arguments do not fit the synopsis.
+ * Fills *o from the command line.  On IOLAB_USAGE (an unknown option, a
+ * bad value, no file or two), err holds one line for the user, "what: why".
  */
 enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options *o,
 				    char *err, size_t errlen);
-void iolab_usage(FILE *out);
+/* the usage, on stdout (--help) */
+void iolab_usage(void);
 
 static inline bool iolab_direct(const struct iolab_options *o)
 {

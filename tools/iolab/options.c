@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iolab.h"
+#include "pclab/cli.h"
 #include "pclab/size.h"
 
 const char *const iolab_mode_names[IOLAB_NR_MODES] = {
@@ -15,9 +16,9 @@ const char *const iolab_mode_names[IOLAB_NR_MODES] = {
 	"uring-buffered", "uring-uncached", "uring-direct", "mmap",
 };
 
-void iolab_usage(FILE *out)
+void iolab_usage(void)
 {
-	fprintf(out,
+	printf(
 		"Usage: iolab [options] FILE\n"
 		"Read (or write) FILE and report throughput, latency, CPU and page-cache use.\n\n"
 		"  -m, --mode MODE     buffered (default), direct, uncached, fadvise, mmap,\n"
@@ -34,7 +35,8 @@ void iolab_usage(FILE *out)
 		"  -l, --log FILE      write one CSV line per interval to FILE\n"
 		"  -i, --interval SECONDS  log and progress interval, 0.1 to 60 (default 1)\n"
 		"  -j, --json          summary as one JSON object\n"
-		"  -h, --help          this help\n\n"
+		"  -h, --help          this help\n"
+		"  -V, --version       print the version\n\n"
 		"SIZE takes a K, M or G suffix (powers of 1024).\n");
 }
 
@@ -45,7 +47,7 @@ static enum iolab_parse_result bad(char *err, size_t errlen, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	return IOLAB_BAD;
+	return IOLAB_USAGE;
 }
 
 /* A finite number > 0 */
@@ -69,23 +71,25 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 		{ "log", required_argument, NULL, 'l' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char shortopts[] = "m:wrb:s:t:q:R:HSl:i:jhV";
 	double qd;
 	int c, m;
 
 	*o = (struct iolab_options){ .bs = 64 << 10, .size = -1, .qd = 4,
 				     .interval = 1 };
 	optind = 0;	/* glibc: start afresh, also for a second command line */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:wrb:s:t:q:R:HSl:i:jh", opts, NULL)) != -1) {
+	opterr = 0;	/* quiet: err says what was wrong */
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < IOLAB_NR_MODES; m++)
 				if (!strcmp(optarg, iolab_mode_names[m]))
 					break;
 			if (m == IOLAB_NR_MODES)
-				return bad(err, errlen, "--mode: unknown mode '%s' (see --help)", optarg);
+				return bad(err, errlen, "--mode: '%.60s' is not a mode", optarg);
 			o->mode = m;
 			break;
 		case 'w': o->write = true; break;
@@ -127,11 +131,16 @@ enum iolab_parse_result iolab_parse(int argc, char **argv, struct iolab_options 
 			break;
 		case 'j': o->json = true; break;
 		case 'h': return IOLAB_HELP;
-		default: return IOLAB_USAGE;
+		case 'V': return IOLAB_VERSION;
+		default:
+			pclab_getopt_error(err, errlen, argv, shortopts);
+			return IOLAB_USAGE;
 		}
 	}
-	if (optind != argc - 1)
-		return IOLAB_USAGE;
+	if (optind == argc)
+		return bad(err, errlen, "no FILE given");
+	if (optind < argc - 1)
+		return bad(err, errlen, "one FILE only: '%.60s' is one too many", argv[optind + 1]);
 	o->file = argv[optind];
 	if (o->mode == MMAP && o->write)
 		return bad(err, errlen, "--mode mmap: only reads");

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Grading apart from running: a lab grades the facts of a run (results.jsonl)
+# without booting (GRADE=1, make grade-labN), a changed fact changes the
+# verdict, and labs/grade adds the labs up into one score and grade.json.
+# The run here is lab 1's, written by hand: what its guest script records.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# write_lab1 WARM-READ-KIB: lab 1's facts for a 64 MiB file whose warm read
+# read WARM-READ-KIB from the disk (0 when it came from the cache)
+write_lab1() {
+	mkdir -p "$tmp/lab1"
+	cat >"$tmp/lab1/results.jsonl" <<-JSON
+	{"name": "baseline", "value": {"cached_kib": 10000, "pgpgin_kib": 0, "seconds": 0}}
+	{"name": "cold_read", "value": {"cached_kib": 76000, "pgpgin_kib": 65536, "seconds": 0.5}}
+	{"name": "warm_read", "value": {"cached_kib": 76000, "pgpgin_kib": $1, "seconds": 0.1}}
+	{"name": "drop_caches", "value": {"cached_kib": 10100, "pgpgin_kib": 0, "seconds": 0.2}}
+	{"name": "partial-map", "value": "########........########........"}
+	{"name": "partial-pcviz", "value": {"pages": 16384, "cached": 8704}}
+	JSON
+}
+# verdict CHECK: PASS or FAIL, as checks.jsonl has it
+verdict() {
+	jq -r --arg c "$1" 'select(.check == $c) | if .passed then "PASS" else "FAIL" end' "$tmp/lab1/checks.jsonl"
+}
+
+write_lab1 0
+GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+is "$?" 0 "GRADE=1 labs/lab1/run grades a good run: status 0"
+ok "grep -q 'grading the last run' '$tmp/out' && ! grep -q booting '$tmp/out'" "... without booting"
+is "$(grep -c ' PASS$' "$tmp/out")" 6 "... six self-checks pass"
+is "$(jq -s 'length' "$tmp/lab1/checks.jsonl")" 6 "... and are six lines of checks.jsonl"
+is "$(verdict 'warm read is served from memory')" PASS "... the warm-read check among them"
+
+write_lab1 65536
+GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+is "$?" 1 "a warm read that went to the disk: status 1"
+is "$(verdict 'warm read is served from memory')" FAIL "... that check fails"
+is "$(grep -c ' FAIL$' "$tmp/out")" 1 "... and no other"
+
+rm "$tmp/lab1/results.jsonl"
+GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+is "$?" 1 "nothing to grade: status 1"
+ok "grep -q 'make lab1 runs the lab' '$tmp/out'" "... and the message says what to run"
+
+write_lab1 0
+sed -i '/partial-pcviz/d' "$tmp/lab1/results.jsonl"
+GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+is "$?" 1 "a run cut short (its last fact missing): status 1"
+ok "grep -q 'the guest did not finish' '$tmp/out'" "... named as such"
+
+write_lab1 0
+LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
+is "$?" 1 "labs/grade with only lab 1 run: status 1"
+n=$(find "$top/labs" -name run -path '*/lab*/run' | wc -l)
+is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $n labs"
+is "$(jq -r '"\(.passed)/\(.points)"' "$tmp/grade/grade.json")" 6/6 "... lab 1's 6 points of 6"
+is "$(jq -r '.not_run | length' "$tmp/grade/grade.json")" $((n - 1)) "... the others not run"
+ok "grep -q '^Score: 6/6 (not run: lab2' '$tmp/grade.out'" "the score line: Score: 6/6, and what was not run"
+write_lab1 65536
+LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
+is "$(jq -r '.labs[0] | "\(.passed)/\(.checks | length)"' "$tmp/grade/grade.json")" 5/6 \
+	"a failed check costs its point"
+done_testing

@@ -1,0 +1,81 @@
+#!/bin/bash
+# pclab-rw -S on the host's page cache (cachestat(2), Linux 6.5 and later):
+# named columns like fincore(1), --output, --noheadings, --json, and the
+# numbers against fincore's.  The labs and guest suites read it by column
+# name (pclab-rw -S -O cached -n FILE), never by position.
+set -u
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rw=$top/build/guest/bin/pclab-rw
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+f=$tmp/f
+
+if [ ! -x "$rw" ]; then
+	skip "pclab-rw -S" "$rw is not built (make initramfs)"
+	done_testing
+	exit
+fi
+"$rw" -w -s 16M -f "$f"
+if err=$("$rw" -S "$f" 2>&1 >/dev/null) && [ -z "$err" ]; then
+	:
+else
+	skip "pclab-rw -S" "the host kernel cannot: $err"
+	done_testing
+	exit
+fi
+# the file's pages out of the cache, then its first MiB read back in
+python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$f"
+is "$("$rw" -S -O cached -n "$f")" 0 "after POSIX_FADV_DONTNEED: -O cached -n gives one bare 0"
+"$rw" -s 1M "$f"
+
+"$rw" -S -s 1M "$f" >"$tmp/out"
+is "$(head -n 1 "$tmp/out")" "cached dirty writeback evicted recently_evicted" \
+	"-S: a header line names the five columns"
+is "$(wc -l <"$tmp/out")" 2 "... then one line of values"
+is "$(awk 'NR == 2 { print $1 }' "$tmp/out")" 256 "... the first MiB read back: 256 pages cached"
+is "$(awk '{ print length($0) }' "$tmp/out" | sort -u | wc -l)" 1 \
+	"... each value right-aligned under its name (the lines are as long)"
+is "$("$rw" -S -s 1M -n "$f")" "$(tail -n 1 "$tmp/out" | tr -s ' ' | sed 's/^ //')" \
+	"-n: the values alone, one space apart"
+is "$("$rw" -S -s 1M -O cached -n "$f")" 256 "-O cached -n: the one value"
+# past what readahead may have brought in with the first MiB
+is "$("$rw" -S -o 12M -s 4M -O cached -n "$f")" 0 "-o 12M -s 4M: a range not read has none"
+is "$("$rw" -S -s 1M -O Dirty,CACHED "$f" | tr -s ' ' | sed 's/^ //')" "dirty cached
+0 256" "-O names columns in any case, in the order given"
+want=$(fincore --noheadings --output PAGES "$f" | tr -d ' ')
+is "$("$rw" -S -O cached -n "$f")" "$want" "the whole file: cached agrees with fincore ($want pages)"
+ok "'$rw' -S -s 1M -J '$f' | python3 -c 'import json, sys
+o = json.loads(sys.stdin.read())
+assert list(o) == [\"cached\", \"dirty\", \"writeback\", \"evicted\", \"recently_evicted\"], o
+assert o[\"cached\"] == 256, o
+'" "-J: one JSON object, the columns as keys, in order"
+is "$("$rw" -S -s 1M -J -O evicted,cached "$f")" '{"evicted":0,"cached":256}' "-J -O: the chosen keys"
+
+# usage errors: status 2 and what was wrong (the format is tests/host/cli.sh's)
+refused() { # WANT-IN-MESSAGE ARGS...
+	local want=$1 err status=0
+	shift
+	err=$("$rw" "$@" 2>&1 >/dev/null) || status=$?
+	if [ "$status" = 2 ] && [[ "$err" == *"$want"* ]]; then
+		pass "pclab-rw $* is refused: ${err%%$'\n'*}"
+	else
+		fail "pclab-rw $* is refused, naming $want" "status $status: $err"
+	fi
+}
+refused "'nosuch' is not a column" -S -O cached,nosuch "$f"
+refused "'cached' is named twice" -S -O cached,CACHED "$f"
+refused "'' is not a column" -S -O "" "$f"
+refused "'' is not a column" -S -O cached, "$f"
+refused "go with --stat" -O cached "$f"
+refused "go with --stat" -J "$f"
+refused "leave out --write" -S -w -s 1M "$f"
+refused "no FILE given" -S
+refused "'$f' is one too many" -S "$f" "$f"
+status=0
+"$rw" -S "$tmp/missing" >/dev/null 2>"$tmp/err" || status=$?
+ok "[ $status = 1 ] && grep -q 'missing: No such file or directory' '$tmp/err'" \
+	"a missing file is a failure at run time: status 1 ($(cat "$tmp/err"))"
+
+done_testing
