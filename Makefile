@@ -271,11 +271,25 @@ LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/* bench/*))
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
-$(B)/guest/tests/%: tests/guest/%.c $(wildcard tests/lib/*.h) $(LIB_HDRS) $(LIBPCLAB_GUEST) \
-		$(HEADERS_STAMP) $(TREE_STAMP)
+# Suites that must fail, for tests/vm/harness.sh: built like the guest
+# suites, run from the test tree's fixtures/.
+GUEST_FIXTURES := $(patsubst tests/%.c,$(B)/guest/%,$(sort $(wildcard tests/fixtures/*/*.c)))
+
+# The harness comes from the extracted kernel tree, hence its stamp: a fresh
+# clone extracts the tree before it builds the suites.
+GUEST_SUITE_DEPS = $(wildcard tests/lib/*.h) $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP) \
+	$(TREE_STAMP)
+define guest_suite_cc
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) -o $@ $< $(LIBPCLAB_GUEST) -luring
+endef
+
+$(B)/guest/tests/%: tests/guest/%.c $(GUEST_SUITE_DEPS)
+	$(guest_suite_cc)
+
+$(B)/guest/fixtures/%: tests/fixtures/%.c $(GUEST_SUITE_DEPS)
+	$(guest_suite_cc)
 
 # The project's own tools, for the guest's /usr/local/bin.
 GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
@@ -309,14 +323,15 @@ $(B)/host/lib-unit: tests/host/lib-unit.c tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB
 
 include pcviz/pcviz.mk
 
-guest-programs: $(GUEST_TESTS) $(GUEST_TOOLS)
+guest-programs: $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS)
 
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
-		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_TOOLS) \
+		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS) \
 		$(GUEST_TEST_SCRIPTS) $(LAB_FILES) | $(DEPS_STAMP) $(TSC_KHZ)
 	@echo "  INITRD  $@"
 	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
 	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/test-tree/
+	$(Q)cp -a $(B)/guest/fixtures/. $(B)/guest/test-tree/fixtures/
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
 	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
 		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs \

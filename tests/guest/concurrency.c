@@ -8,11 +8,12 @@
  * pattern derived from them).  Writers own disjoint blocks and publish a
  * sequence count per block around each write; a reader that sees the same
  * even count before and after its read must find exactly that version.
+ * One fixture variant per filesystem, alone or in the small memcg.
  *
- * Usage: concurrency [-t SECONDS] [DIR...]
+ * Usage: [PCLAB_SECONDS=SECONDS] concurrency [kselftest options]
+ * (the environment, because the harness owns the command line)
  */
 #include "pclab.h"
-#include "tap.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -38,7 +39,7 @@ struct shared {
 };
 
 static struct shared *sh;
-static char path[256];
+static char path[256];		/* the file all workers share */
 static int seconds = 8;
 
 static void fill_block(unsigned char *b, uint64_t block, uint64_t version)
@@ -274,52 +275,11 @@ static bool verify_final(void)
 
 		good = pread(fd, b, PAGE, block * PAGE) == PAGE && block_is(b, block, seq / 2);
 		if (!good)
-			tap_diag("block %llu is not version %u on disk", (unsigned long long)block,
-				 seq / 2);
+			ksft_print_msg("block %llu is not version %u on disk\n",
+				       (unsigned long long)block, seq / 2);
 	}
 	close(fd);
 	return good;
-}
-
-static void run(const char *dir, const char *label, bool stream)
-{
-	pid_t pids[NWRITERS + NREADERS + 3];
-	int n = 0, status, fd;
-	time_t start = time(NULL);
-
-	memset(sh, 0, sizeof(*sh));
-	snprintf(path, sizeof(path), "%s/concurrency-test", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, NBLOCKS * PAGE))
-		pc_die(path);
-	close(fd);
-	for (int i = 0; i < NWRITERS; i++)
-		if ((pids[n++] = fork()) == 0)
-			writer(i);
-	for (int i = 0; i < NREADERS; i++)
-		if ((pids[n++] = fork()) == 0)
-			reader(i);
-	if ((pids[n++] = fork()) == 0)
-		mapper();
-	if ((pids[n++] = fork()) == 0)
-		truncate_race(dir);
-	if (stream && (pids[n++] = fork()) == 0)
-		streamer(dir);
-	while (!atomic_load(&sh->stop) && time(NULL) - start < seconds)
-		usleep(100 * 1000);
-	atomic_store(&sh->stop, 1);
-	for (int i = 0; i < n; i++) {
-		waitpid(pids[i], &status, 0);
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			fail("worker %d ended with status %#x", i, status);
-	}
-	tap_ok(!atomic_load(&sh->failed),
-	       "%s%s: %d writers, %d readers x2 threads, mmap reader, truncate race for %ds: "
-	       "%lu writes, %lu reads, %lu stable blocks checked%s%s", dir, label, NWRITERS,
-	       NREADERS, seconds, atomic_load(&sh->writes), atomic_load(&sh->reads),
-	       atomic_load(&sh->checked), sh->failed ? ": " : "", sh->failed ? sh->why : "");
-	tap_ok(verify_final(), "%s%s: every block on disk is its last written version", dir, label);
-	unlink(path);
 }
 
 /* Move this process into a memcg limited to limit_mb MiB; false if none. */
@@ -355,38 +315,107 @@ static long long memcg_max_events(void)
 	return value;
 }
 
-int main(int argc, char **argv)
-{
-	static const char *defaults[] = { "/mnt/ext4", "/mnt/xfs" };
-	const char **dirs = defaults;
-	int ndirs = 2, opt;
+FIXTURE(fs) {
+	long long max_events;	/* memory.events max before the run */
+};
 
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
-		if (opt != 't')
-			return 2;
-		seconds = atoi(optarg);
-	}
-	if (optind < argc) {
-		dirs = (const char **)argv + optind;
-		ndirs = argc - optind;
-	}
+FIXTURE_VARIANT(fs) {
+	const char *mnt;
+	bool pressure;	/* in a 16 MiB memcg beside a 32 MiB buffered streamer */
+};
+
+FIXTURE_VARIANT_ADD(fs, ext4) {
+	.mnt = "/mnt/ext4",
+	.pressure = false,
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs) {
+	.mnt = "/mnt/xfs",
+	.pressure = false,
+};
+
+FIXTURE_VARIANT_ADD(fs, ext4_memcg) {
+	.mnt = "/mnt/ext4",
+	.pressure = true,
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs_memcg) {
+	.mnt = "/mnt/xfs",
+	.pressure = true,
+};
+
+FIXTURE_SETUP(fs)
+{
+	const char *s = getenv("PCLAB_SECONDS");
+	int fd;
+
+	pc_test_start(_metadata);
+	if (!pc_mounted(variant->mnt))
+		SKIP(return, "%s is not mounted", variant->mnt);
+	/* The test process alone goes into the memcg; the harness stays out. */
+	if (variant->pressure && !enter_memcg("pclab-pressure", 16))
+		SKIP(return, "no memcg: the same under memory pressure");
+	self->max_events = variant->pressure ? memcg_max_events() : 0;
+	if (s && *s)
+		seconds = atoi(s);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		pc_die("mmap shared");
-	/* A stuck worker must not hang the suite. */
-	alarm(ndirs * 2 * (seconds + 60));
-	for (int d = 0; d < ndirs; d++)
-		run(dirs[d], "", false);
-	if (!enter_memcg("pclab-pressure", 16)) {
-		tap_skip("no memcg", "the same under memory pressure");
-	} else {
-		long long before = memcg_max_events();
-
-		for (int d = 0; d < ndirs; d++)
-			run(dirs[d], " (memcg 16 MiB, 32 MiB buffered streamer)", true);
-		tap_ok(memcg_max_events() > before,
-		       "reclaim ran in the memcg during those runs (memory.events max %lld)",
-		       memcg_max_events() - before);
-	}
-	return tap_done(0);
+	memset(sh, 0, sizeof(*sh));
+	snprintf(path, sizeof(path), "%s/concurrency-test", variant->mnt);
+	fd = pc_open(path, O_RDWR | O_CREAT | O_TRUNC);
+	if (ftruncate(fd, NBLOCKS * PAGE))
+		pc_die(path);
+	close(fd);
 }
+
+FIXTURE_TEARDOWN(fs)
+{
+	if (path[0])
+		unlink(path);
+}
+
+/*
+ * The workers run PCLAB_SECONDS (8 by default), then the whole file is read
+ * back from the disk; the suite's 300 s default limit, meant for TCG, covers
+ * both with room to spare.
+ */
+TEST_F(fs, racing_readers_and_writers)
+{
+	pid_t pids[NWRITERS + NREADERS + 3];
+	int n = 0, status;
+	time_t start = time(NULL);
+
+	for (int i = 0; i < NWRITERS; i++)
+		if ((pids[n++] = fork()) == 0)
+			writer(i);
+	for (int i = 0; i < NREADERS; i++)
+		if ((pids[n++] = fork()) == 0)
+			reader(i);
+	if ((pids[n++] = fork()) == 0)
+		mapper();
+	if ((pids[n++] = fork()) == 0)
+		truncate_race(variant->mnt);
+	if (variant->pressure && (pids[n++] = fork()) == 0)
+		streamer(variant->mnt);
+	while (!atomic_load(&sh->stop) && time(NULL) - start < seconds)
+		usleep(100 * 1000);
+	atomic_store(&sh->stop, 1);
+	for (int i = 0; i < n; i++) {
+		waitpid(pids[i], &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			fail("worker %d ended with status %#x", i, status);
+	}
+	TH_LOG("%d writers, %d readers x2 threads, mmap reader, truncate race%s for %ds: "
+	       "%lu writes, %lu reads, %lu stable blocks checked", NWRITERS, NREADERS,
+	       variant->pressure ? ", buffered streamer" : "", seconds,
+	       atomic_load(&sh->writes), atomic_load(&sh->reads), atomic_load(&sh->checked));
+	EXPECT_EQ(0, atomic_load(&sh->failed)) TH_LOG("%s", sh->why);
+	EXPECT_TRUE(verify_final()) TH_LOG("every block on disk is its last written version");
+	if (variant->pressure) {
+		EXPECT_LT(self->max_events, memcg_max_events())
+			TH_LOG("reclaim ran in the memcg during the run (memory.events max)");
+	}
+}
+
+TEST_HARNESS_MAIN

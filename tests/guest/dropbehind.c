@@ -21,8 +21,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
-
 #define WINDOW_DIR "/sys/kernel/debug/dropbehind_races/"
 
 static void sleep_ms(long ms)
@@ -271,7 +269,9 @@ FIXTURE_SETUP(fs)
 {
 	struct stat st;
 
-	if (stat(variant->mnt, &st))
+	pc_test_start(_metadata);
+	self->fd = -1;
+	if (!pc_mounted(variant->mnt) || stat(variant->mnt, &st))
 		SKIP(return, "%s is not mounted", variant->mnt);
 	self->dev = st.st_dev;
 	snprintf(self->path, sizeof(self->path), "%s/dropbehind.%d", variant->mnt, getpid());
@@ -681,12 +681,11 @@ TEST_F_TIMEOUT(fs, fsync_independent_of_other_drops, 120)
 {
 	unsigned char buf[4096];
 	char victim[160];
-	struct stat st;
 	int vfd;
 
 	if (access(WINDOW_DIR "window", W_OK))
 		SKIP(return, "a kernel without CONFIG_DEBUG_DROPBEHIND_RACES");
-	if (stat(variant->other, &st))
+	if (!pc_mounted(variant->other))
 		SKIP(return, "%s is not mounted", variant->other);
 	snprintf(victim, sizeof(victim), "%s/fsync-victim.%d", variant->other, getpid());
 	vfd = open(victim, O_RDWR | O_CREAT | O_TRUNC, 0644);

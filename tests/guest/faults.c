@@ -5,10 +5,10 @@
  * and a failing disk request during uncached writeback (fail_make_request).
  * Calls may fail or come up short; fsync must report the write error; no
  * data may be lost or made stale beyond what the calls reported; the
- * kernel log must stay free of warnings (the host checks it).
+ * kernel log must stay free of warnings (the host checks it).  One fixture
+ * variant: the disk that the guest mounts for fault injection.
  */
 #include "pclab.h"
-#include "tap.h"
 
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -125,98 +125,122 @@ static int child(const char *path)
 	return bad;
 }
 
-static void test_alloc_failures(const char *dir)
-{
-	static const char *const kinds[] = { "fail_page_alloc", "failslab" };
+FIXTURE(faults) {
 	char path[256];
+};
+
+FIXTURE_VARIANT(faults) {
+	const char *mnt;
+};
+
+FIXTURE_VARIANT_ADD(faults, ext4_faults) {
+	.mnt = "/mnt/ext4-faults",
+};
+
+FIXTURE_SETUP(faults)
+{
+	pc_test_start(_metadata);
+	if (!pc_mounted(variant->mnt))
+		SKIP(return, "%s is not mounted: no fault-injection disk", variant->mnt);
+	if (access(DBG "fail_page_alloc", F_OK))
+		SKIP(return, "no fault injection in debugfs");
+	model = mmap(NULL, FILE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (model == MAP_FAILED)
+		pc_die("mmap");
+	snprintf(self->path, sizeof(self->path), "%s/faults-test", variant->mnt);
+}
+
+FIXTURE_TEARDOWN(faults)
+{
+	if (self->path[0])
+		unlink(self->path);
+}
+
+/* kind: a directory of debugfs, fail_page_alloc or failslab */
+static void alloc_failures(struct __test_metadata *_metadata, const char *path, const char *kind)
+{
+	unsigned char *disk = malloc(FILE_SIZE);
+	char probability[128];
 	int status, fd;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/faults-test", dir);
+	if (!disk)
+		pc_die("malloc");
 	pc_make_cold_file(path, FILE_SIZE, 1);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || pread(fd, model, FILE_SIZE, 0) != (ssize_t)FILE_SIZE)
+	fd = pc_open(path, O_RDONLY);
+	if (pread(fd, model, FILE_SIZE, 0) != (ssize_t)FILE_SIZE)
 		pc_die(path);
 	close(fd);
-	for (size_t k = 0; k < 2; k++) {
-		unsigned char *disk = malloc(FILE_SIZE);
+	arm(kind, "10");
+	pc_drop_caches();
+	pid = fork();
+	if (pid == 0)
+		_exit(child(path));
+	waitpid(pid, &status, 0);
+	snprintf(probability, sizeof(probability), DBG "%s/probability", kind);
+	knob(probability, "0");
+	EXPECT_EQ(0, WIFEXITED(status) ? WEXITSTATUS(status) : -1)
+		TH_LOG("%s at 10%% (%ld failures injected): 300 uncached reads and writes return "
+		       "data, errors or short counts, never wrong data (status %#x: 1 wrong data, "
+		       "2 an unexpected error)", kind, injected(kind), status);
+	fd = pc_open(path, O_RDONLY);
+	fsync(fd);
+	pc_drop_caches();
+	EXPECT_EQ(FILE_SIZE, pread(fd, disk, FILE_SIZE, 0)) TH_LOG("... the file reads back");
+	EXPECT_EQ(0, memcmp(disk, model, FILE_SIZE))
+		TH_LOG("... afterwards the file holds exactly what the calls reported");
+	close(fd);
+	free(disk);
+}
 
-		arm(kinds[k], "10");
-		pc_drop_caches();
-		pid = fork();
-		if (pid == 0)
-			_exit(child(path));
-		waitpid(pid, &status, 0);
-		knob(kinds[k] == kinds[0] ? DBG "fail_page_alloc/probability" :
-		     DBG "failslab/probability", "0");
-		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		       "%s: %s at 10%% (%ld failures injected): 300 uncached reads and writes "
-		       "return data, errors or short counts, never wrong data (status %#x)",
-		       dir, kinds[k], injected(kinds[k]), status);
-		fd = open(path, O_RDONLY);
-		fsync(fd);
-		pc_drop_caches();
-		tap_ok(fd >= 0 && pread(fd, disk, FILE_SIZE, 0) == (ssize_t)FILE_SIZE &&
-		       !memcmp(disk, model, FILE_SIZE),
-		       "%s: ... afterwards the file holds exactly what the calls reported", dir);
-		close(fd);
-		free(disk);
-	}
-	unlink(path);
+TEST_F(faults, page_alloc_failures)
+{
+	alloc_failures(_metadata, self->path, "fail_page_alloc");
+}
+
+TEST_F(faults, slab_failures)
+{
+	alloc_failures(_metadata, self->path, "failslab");
 }
 
 /* The first request to the disk fails: the uncached write's writeback. */
-static void test_write_error(const char *dir)
+TEST_F(faults, write_error)
 {
 	unsigned char *buf = malloc(MiB), *back = malloc(MiB);
-	char path[256], sysfail[128];
+	char sysfail[128];
 	struct stat st;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/faults-io", dir);
-	pc_make_cold_file(path, MiB, 1);
-	if (stat(path, &st))
-		pc_die(path);
+	if (!buf || !back)
+		pc_die("malloc");
+	pc_make_cold_file(self->path, MiB, 1);
+	if (stat(self->path, &st))
+		pc_die(self->path);
 	snprintf(sysfail, sizeof(sysfail), "/sys/dev/block/%u:%u/make-it-fail",
 		 major(st.st_dev), minor(st.st_dev));
-	fd = open(path, O_RDWR);
+	fd = pc_open(self->path, O_RDWR);
 	pc_fill(buf, 0, MiB, 2);
 	knob(DBG "fail_make_request/probability", "100");
 	knob(DBG "fail_make_request/interval", "1");
 	knob(DBG "fail_make_request/times", "1");
 	knob(DBG "fail_make_request/verbose", "0");
 	knob(sysfail, "1");
-	tap_ok(pc_rw2(true, fd, buf, MiB, 0, RWF_UNCACHED) == (ssize_t)MiB,
-	       "%s: uncached write with the disk failing its next request", dir);
+	EXPECT_EQ(MiB, pc_rw2(true, fd, buf, MiB, 0, RWF_UNCACHED))
+		TH_LOG("uncached write with the disk failing its next request");
 	err = fsync(fd) ? errno : 0;
 	knob(sysfail, "0");
-	tap_ok(err == EIO, "%s: ... fsync reports the writeback error (%s)", dir, strerror(err));
-	tap_ok(fsync(fd) == 0, "%s: ... once: the next fsync succeeds", dir);
-	tap_ok(pc_cached_pages(fd) == 0, "%s: ... and the folios are gone from the cache", dir);
-	tap_ok(pc_rw2(true, fd, buf, MiB, 0, RWF_UNCACHED) == (ssize_t)MiB && fsync(fd) == 0,
-	       "%s: writing again succeeds", dir);
+	EXPECT_EQ(EIO, err) TH_LOG("... fsync reports the writeback error (%s)", strerror(err));
+	EXPECT_EQ(0, fsync(fd)) TH_LOG("... once: the next fsync succeeds");
+	EXPECT_EQ(0, pc_cached_pages(fd)) TH_LOG("... and the folios are gone from the cache");
+	EXPECT_EQ(MiB, pc_rw2(true, fd, buf, MiB, 0, RWF_UNCACHED)) TH_LOG("writing again succeeds");
+	EXPECT_EQ(0, fsync(fd)) TH_LOG("writing again succeeds, fsync included");
 	pc_drop_caches();
-	tap_ok(pread(fd, back, MiB, 0) == (ssize_t)MiB && !memcmp(back, buf, MiB),
-	       "%s: ... and the data reads back from disk", dir);
+	EXPECT_EQ(MiB, pread(fd, back, MiB, 0)) TH_LOG("... and the data reads back from disk");
+	EXPECT_EQ(0, memcmp(back, buf, MiB)) TH_LOG("... the data it was written");
 	close(fd);
-	unlink(path);
+	unlink(self->path);
 	free(buf);
 	free(back);
 }
 
-int main(int argc, char **argv)
-{
-	const char *dir = argc > 1 ? argv[1] : "/mnt/ext4-faults";
-	struct stat st;
-
-	if (stat(dir, &st) || access(DBG "fail_page_alloc", F_OK)) {
-		tap_skip("no fault-injection disk or debugfs", "fault injection");
-		return tap_done(0);
-	}
-	model = mmap(NULL, FILE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (model == MAP_FAILED)
-		pc_die("mmap");
-	test_alloc_failures(dir);
-	test_write_error(dir);
-	return tap_done(0);
-}
+TEST_HARNESS_MAIN

@@ -6,14 +6,14 @@
  * fallocate, fsync, drop_caches and io_uring, every read checked against an
  * in-memory model of the file; at the end the filesystem is unmounted,
  * mounted again and the whole file compared.  On a mismatch it prints the
- * seed, the last operations and the first differing byte.
+ * seed, the last operations and the first differing byte.  One fixture
+ * variant per filesystem and block size.
  *
- * Usage: integrity [-s SEED] [-n OPS] DIR...
+ * Usage: [PCLAB_SEED=SEED] [PCLAB_OPS=OPS] integrity [kselftest options]
+ * (the environment, because the harness owns the command line)
  */
 #include "pclab.h"
-#include "tap.h"
 
-#include <getopt.h>
 #include <liburing.h>
 #include <stdarg.h>
 #include <time.h>
@@ -59,7 +59,7 @@ static void dump_log(void)
 	unsigned long first = op_count >= LOG_LEN ? op_count - LOG_LEN + 1 : 0;
 
 	for (unsigned long i = first; i <= op_count; i++)
-		tap_diag("op %lu: %s", i, log_lines[i % LOG_LEN]);
+		ksft_print_msg("op %lu: %s\n", i, log_lines[i % LOG_LEN]);
 }
 
 /* Compare what was read at off with the model; false and a report if not. */
@@ -69,7 +69,7 @@ static bool check(const unsigned char *got, size_t off, size_t len, const char *
 		unsigned char want = off + i < model_size ? model[off + i] : 0;
 
 		if (got[i] != want) {
-			tap_diag("%s: byte %zu is 0x%02x, expected 0x%02x (file size %zu)", how,
+			ksft_print_msg("%s: byte %zu is 0x%02x, expected 0x%02x (file size %zu)\n", how,
 				 off + i, got[i], want, model_size);
 			dump_log();
 			return false;
@@ -125,7 +125,7 @@ static bool one_op(int fd, int dfd)
 		if (n < 0 && (errno == EAGAIN || errno == EOPNOTSUPP))
 			return true;
 		if (n < 0) {
-			tap_diag("read failed: %s", strerror(errno));
+			ksft_print_msg("read failed: %s\n", strerror(errno));
 			return false;
 		}
 		return check(buf, off, n, "read");
@@ -136,7 +136,7 @@ static bool one_op(int fd, int dfd)
 		if (n < 0 && (errno == EAGAIN || errno == EOPNOTSUPP))
 			return true;	/* NOWAIT may refuse; nothing was written */
 		if (n < 0) {
-			tap_diag("write failed: %s", strerror(errno));
+			ksft_print_msg("write failed: %s\n", strerror(errno));
 			return false;
 		}
 		model_write(off, buf, n);
@@ -163,7 +163,7 @@ static bool one_op(int fd, int dfd)
 				return check(buf, off, n, "readv");
 		}
 		if (n < 0) {
-			tap_diag("vectored I/O failed: %s", strerror(errno));
+			ksft_print_msg("vectored I/O failed: %s\n", strerror(errno));
 			return false;
 		}
 	} else if (op < 65) {			/* O_DIRECT, aligned */
@@ -186,7 +186,7 @@ static bool one_op(int fd, int dfd)
 				return check(dbuf, off, n, "direct read");
 		}
 		if (n < 0) {
-			tap_diag("direct I/O failed: %s", strerror(errno));
+			ksft_print_msg("direct I/O failed: %s\n", strerror(errno));
 			return false;
 		}
 	} else if (op < 73) {			/* mmap read or write inside the file */
@@ -200,7 +200,7 @@ static bool one_op(int fd, int dfd)
 			len = size - off;
 		map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED) {
-			tap_diag("mmap failed: %s", strerror(errno));
+			ksft_print_msg("mmap failed: %s\n", strerror(errno));
 			return false;
 		}
 		if (rnd_below(2)) {
@@ -223,7 +223,7 @@ static bool one_op(int fd, int dfd)
 
 		logop("truncate %zu", size);
 		if (ftruncate(fd, size)) {
-			tap_diag("truncate failed: %s", strerror(errno));
+			ksft_print_msg("truncate failed: %s\n", strerror(errno));
 			return false;
 		}
 		model_truncate(size);
@@ -238,7 +238,7 @@ static bool one_op(int fd, int dfd)
 		if (fallocate(fd, mode, off, len)) {
 			if (errno == EOPNOTSUPP)
 				return true;
-			tap_diag("fallocate failed: %s", strerror(errno));
+			ksft_print_msg("fallocate failed: %s\n", strerror(errno));
 			return false;
 		}
 		if (mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)) {
@@ -252,7 +252,7 @@ static bool one_op(int fd, int dfd)
 	} else if (op < 90) {			/* fsync / fdatasync */
 		logop("fsync");
 		if (rnd_below(2) ? fsync(fd) : fdatasync(fd)) {
-			tap_diag("fsync failed: %s", strerror(errno));
+			ksft_print_msg("fsync failed: %s\n", strerror(errno));
 			return false;
 		}
 	} else if (op < 92) {
@@ -278,7 +278,7 @@ static bool one_op(int fd, int dfd)
 		n = cqe->res;
 		io_uring_cqe_seen(&ring, cqe);
 		if (n < 0) {
-			tap_diag("io_uring failed: %s", strerror(-n));
+			ksft_print_msg("io_uring failed: %s\n", strerror(-n));
 			return false;
 		}
 		if (write)
@@ -298,13 +298,13 @@ static bool verify_after_remount(const char *dir, const char *path)
 	int fd;
 
 	if (!pc_remount(dir)) {
-		tap_diag("remount of %s failed: %s", dir, strerror(errno));
+		ksft_print_msg("remount of %s failed: %s\n", dir, strerror(errno));
 		free(disk);
 		return false;
 	}
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
-		tap_diag("reopen failed: %s", strerror(errno));
+		ksft_print_msg("reopen failed: %s\n", strerror(errno));
 		free(disk);
 		return false;
 	}
@@ -312,73 +312,105 @@ static bool verify_after_remount(const char *dir, const char *path)
 	       pread(fd, disk, model_size, 0) == (ssize_t)model_size &&
 	       check(disk, 0, model_size, "after remount");
 	if ((size_t)st.st_size != model_size)
-		tap_diag("size after remount %lld, expected %zu", (long long)st.st_size, model_size);
+		ksft_print_msg("size after remount %lld, expected %zu\n", (long long)st.st_size, model_size);
 	close(fd);
 	free(disk);
 	return good;
 }
 
-int main(int argc, char **argv)
+/* A number from the environment, or def */
+static unsigned long long env_number(const char *name, unsigned long long def)
 {
-	unsigned long long seed = 0;
-	unsigned long ops = 3000;
-	int opt;
+	const char *v = getenv(name);
 
-	while ((opt = getopt(argc, argv, "s:n:")) != -1) {
-		if (opt == 's')
-			seed = strtoull(optarg, NULL, 0);
-		else if (opt == 'n')
-			ops = strtoul(optarg, NULL, 0);
-		else
-			return 2;
-	}
-	if (!seed)
-		seed = (unsigned long long)time(NULL);
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+FIXTURE(fs) {
+	char path[256];
+	unsigned long long seed;
+	unsigned long ops;
+	int fd, dfd;
+};
+
+FIXTURE_VARIANT(fs) {
+	const char *mnt;
+	unsigned int index;	/* a different random sequence on each */
+};
+
+FIXTURE_VARIANT_ADD(fs, ext4) {
+	.mnt = "/mnt/ext4",
+	.index = 0,
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs) {
+	.mnt = "/mnt/xfs",
+	.index = 1,
+};
+
+FIXTURE_VARIANT_ADD(fs, ext4_1k) {
+	.mnt = "/mnt/ext4-1k",
+	.index = 2,
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs_1k) {
+	.mnt = "/mnt/xfs-1k",
+	.index = 3,
+};
+
+FIXTURE_SETUP(fs)
+{
+	pc_test_start(_metadata);
+	self->fd = self->dfd = -1;
+	if (!pc_mounted(variant->mnt))
+		SKIP(return, "%s is not mounted", variant->mnt);
+	self->seed = env_number("PCLAB_SEED", 0);
+	if (!self->seed)
+		self->seed = (unsigned long long)time(NULL);
+	self->ops = env_number("PCLAB_OPS", 3000);
 	model = calloc(1, MAX_SIZE + MAX_IO);
 	buf = malloc(MAX_IO);
 	if (!model || !buf || posix_memalign((void **)&dbuf, PAGE, MAX_IO) ||
 	    io_uring_queue_init(4, &ring, 0))
 		pc_die("setup");
-	if (optind == argc) {
-		static char *defaults[] = { "/mnt/ext4", "/mnt/xfs", "/mnt/ext4-1k", "/mnt/xfs-1k" };
-
-		argv = defaults;
-		optind = 0;
-		argc = 4;
-	}
-	for (int d = optind; d < argc; d++) {
-		const char *dir = argv[d];
-		char path[256];
-		struct stat st;
-		bool good = true;
-		int fd, dfd;
-
-		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-			tap_skip("not mounted", "%s: %lu random operations", dir, ops);
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/integrity-test", dir);
-		rng_state = seed ^ (unsigned long long)d * 0x9e3779b97f4a7c15ull;
-		if (!rng_state)
-			rng_state = 1;
-		model_size = 0;
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-		dfd = open(path, O_RDWR | O_DIRECT);
-		if (fd < 0 || dfd < 0)
-			pc_die(path);
-		for (op_count = 0; op_count < ops && good; op_count++)
-			good = one_op(fd, dfd);
-		tap_ok(good, "%s: %lu random operations match the model (seed %llu)", dir, op_count,
-		       seed);
-		fsync(fd);
-		close(fd);
-		close(dfd);
-		if (good)
-			tap_ok(verify_after_remount(dir, path),
-			       "%s: after unmount and mount the file matches the model (%zu bytes)",
-			       dir, model_size);
-		unlink(path);
-	}
-	io_uring_queue_exit(&ring);
-	return tap_done(0);
+	snprintf(self->path, sizeof(self->path), "%s/integrity-test", variant->mnt);
+	self->fd = pc_open(self->path, O_RDWR | O_CREAT | O_TRUNC);
+	self->dfd = pc_open(self->path, O_RDWR | O_DIRECT);
 }
+
+FIXTURE_TEARDOWN(fs)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->dfd >= 0)
+		close(self->dfd);
+	if (self->path[0])
+		unlink(self->path);
+}
+
+/*
+ * 3000 operations take about 30 s under the emulator (TCG); the soak runs
+ * them round after round on a busier guest, so more than the suite default.
+ */
+TEST_F_TIMEOUT(fs, random_ops, 900)
+{
+	bool good = true;
+
+	rng_state = self->seed ^ (unsigned long long)variant->index * 0x9e3779b97f4a7c15ull;
+	if (!rng_state)
+		rng_state = 1;
+	model_size = 0;
+	TH_LOG("seed %llu (PCLAB_SEED=%llu repeats this run)", self->seed, self->seed);
+	for (op_count = 0; op_count < self->ops && good; op_count++)
+		good = one_op(self->fd, self->dfd);
+	ASSERT_TRUE(good)
+		TH_LOG("%lu random operations match the model (seed %llu)", op_count, self->seed);
+	fsync(self->fd);
+	close(self->fd);
+	close(self->dfd);
+	self->fd = self->dfd = -1;
+	EXPECT_TRUE(verify_after_remount(variant->mnt, self->path))
+		TH_LOG("after unmount and mount the file matches the model (%zu bytes)", model_size);
+}
+
+TEST_HARNESS_MAIN

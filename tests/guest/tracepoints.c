@@ -2,10 +2,11 @@
 /*
  * The drop-behind trace events (docs/tracepoints.md) reconcile exactly with
  * the page cache's own add/delete events and with each other, for one test
- * file at a time (in-kernel filter on i_ino), on ext4 and xfs.
+ * file at a time (in-kernel filter on i_ino), on ext4 and xfs.  One fixture
+ * variant per filesystem; each test starts from a fresh 8 MiB file of
+ * pattern 1, on the disk and not cached, and a trace instance of its own.
  */
 #include "pclab.h"
-#include "tap.h"
 
 #define FILE_SIZE (8 * MiB)
 #define FILE_PAGES (FILE_SIZE / PAGE)
@@ -17,9 +18,6 @@ static const char *const events[] = {
 	"mm_filemap_add_to_page_cache", "mm_filemap_delete_from_page_cache",
 };
 #define NR_EVENTS (sizeof(events) / sizeof(events[0]))
-
-static const char *fs_name;
-static char path[256];
 
 /* What one traced operation produced, in pages unless said otherwise */
 struct tally {
@@ -137,7 +135,7 @@ static struct tally trace_stop(void)
 	return t;
 }
 
-static unsigned long file_ino(void)
+static unsigned long file_ino(const char *path)
 {
 	struct stat st;
 
@@ -160,126 +158,135 @@ static void rw_all(int fd, bool write, int flags)
 	free(buf);
 }
 
-static void test_cold_read(void)
+FIXTURE(fs) {
+	char path[256];
+	bool traced;
+	int fd;
+};
+
+FIXTURE_VARIANT(fs) {
+	const char *mnt;
+};
+
+FIXTURE_VARIANT_ADD(fs, ext4) {
+	.mnt = "/mnt/ext4",
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs) {
+	.mnt = "/mnt/xfs",
+};
+
+FIXTURE_SETUP(fs)
 {
-	int fd = open(path, O_RDWR);
-	struct tally t;
-
-	pc_drop_caches();
-	trace_start(file_ino());
-	rw_all(fd, false, RWF_UNCACHED);
-	t = trace_stop();
-	tap_ok(t.lost == 0, "%s: no events lost", fs_name);
-	tap_ok(t.dropped_read == FILE_PAGES && t.kept == 0,
-	       "%s: cold 8 MiB uncached read: drop events cover exactly %lu pages (%ld, %ld kept)",
-	       fs_name, FILE_PAGES, t.dropped_read, t.kept);
-	tap_ok(t.mark == FILE_PAGES, "%s: ... mark events cover the same %lu pages (%ld)", fs_name,
-	       FILE_PAGES, t.mark);
-	tap_ok(t.added == FILE_PAGES && t.deleted == FILE_PAGES,
-	       "%s: ... matching mm_filemap add (%ld) and delete (%ld) events", fs_name, t.added,
-	       t.deleted);
-	tap_ok(t.calls == 8 && t.call_bytes == (long)FILE_SIZE,
-	       "%s: ... one dropbehind_call per read call (%ld), bytes add up (%ld)", fs_name,
-	       t.calls, t.call_bytes);
-	tap_ok(t.call_marked == t.events[0] && t.call_dropped == t.end_folios_dropped &&
-	       t.call_kept == t.end_folios_kept && t.call_served == 0,
-	       "%s: ... the per-call summaries agree with the per-folio events "
-	       "(marked %ld/%ld, dropped %ld/%ld)", fs_name, t.call_marked, t.events[0],
-	       t.call_dropped, t.end_folios_dropped);
-	close(fd);
-}
-
-static void test_warm_read(void)
-{
-	int fd = open(path, O_RDWR);
-	struct tally t;
-
-	pc_drop_caches();
-	pc_warm(fd, FILE_SIZE);
-	trace_start(file_ino());
-	rw_all(fd, false, RWF_UNCACHED);
-	t = trace_stop();
-	tap_ok(t.serve == FILE_PAGES && t.call_served == t.events[1],
-	       "%s: warm uncached read: every page 'served from cache' (%ld)", fs_name, t.serve);
-	tap_ok(t.mark == 0 && t.end_folios_dropped == 0 && t.deleted == 0,
-	       "%s: ... and no mark, drop or delete event", fs_name);
-	close(fd);
-}
-
-static void test_write(void)
-{
-	int fd = open(path, O_RDWR);
-	struct tally t;
-
-	pc_drop_caches();
-	trace_start(file_ino());
-	rw_all(fd, true, RWF_UNCACHED);
-	fsync(fd);
-	t = trace_stop();
-	tap_ok(t.mark == FILE_PAGES, "%s: uncached overwrite: %ld pages marked", fs_name, t.mark);
-	tap_ok(t.dropped_wb + t.dropped_fsync == FILE_PAGES && t.kept == 0,
-	       "%s: ... all dropped by fsync's return (%ld when their writeback ended, %ld by "
-	       "fsync itself)", fs_name, t.dropped_wb, t.dropped_fsync);
-	tap_ok(t.irq_ends == 0,
-	       "%s: ... the filesystem ended their writeback in task context (%ld ends in "
-	       "interrupt context)", fs_name, t.irq_ends);
-	tap_ok(t.deleted == FILE_PAGES, "%s: ... matching delete events (%ld)", fs_name, t.deleted);
-	tap_ok(t.calls == 8 && t.call_marked == t.events[0],
-	       "%s: ... one dropbehind_call per write, marked folios agree (%ld/%ld)", fs_name,
-	       t.call_marked, t.events[0]);
-	close(fd);
-}
-
-/* Reading into a mapping of the same range: every folio claimed, kept. */
-static void test_claim(void)
-{
-	size_t len = 256 * KiB;
-	int fd = open(path, O_RDWR);
-	unsigned char *map;
-	struct tally t;
-
-	pc_drop_caches();
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		pc_die("mmap");
-	trace_start(file_ino());
-	pc_rw2(false, fd, map, len, 0, RWF_UNCACHED);
-	t = trace_stop();
-	tap_ok(t.claim == (long)(len / PAGE) && t.end_folios_dropped == 0,
-	       "%s: a folio faulted by another user during the read: 'claim' events for all "
-	       "%zu pages (%ld), no drop", fs_name, len / PAGE, t.claim);
-	munmap(map, len);
-	close(fd);
-}
-
-int main(void)
-{
-	const char *dirs[] = { "/mnt/ext4", "/mnt/xfs" };
-
-	if (access("/sys/kernel/tracing/events/filemap/dropbehind_end", F_OK)) {
-		tap_skip("kernel has no drop-behind trace events", "trace event reconciliation");
-		return tap_done(0);
-	}
+	pc_test_start(_metadata);
+	self->fd = -1;
+	if (access("/sys/kernel/tracing/events/filemap/dropbehind_end", F_OK))
+		SKIP(return, "kernel has no drop-behind trace events");
+	if (!pc_mounted(variant->mnt))
+		SKIP(return, "%s is not mounted", variant->mnt);
 	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
 		pc_die(INSTANCE);
+	self->traced = true;
 	instance_write("buffer_size_kb", "8192");
-	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
-		fs_name = dirs[d] + strlen("/mnt/");
-		snprintf(path, sizeof(path), "%s/tracepoints-test", dirs[d]);
-		pc_make_cold_file(path, FILE_SIZE, 1);
-		test_cold_read();
-		test_warm_read();
-		test_write();
-		test_claim();
-		unlink(path);
-	}
+	snprintf(self->path, sizeof(self->path), "%s/tracepoints-test", variant->mnt);
+	pc_make_cold_file(self->path, FILE_SIZE, 1);
+	self->fd = pc_open(self->path, O_RDWR);
+}
+
+FIXTURE_TEARDOWN(fs)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->path[0])
+		unlink(self->path);
+	if (!self->traced)
+		return;
 	for (size_t i = 0; i < NR_EVENTS; i++) {
 		char p[128];
 
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "0");
 	}
-	if (rmdir(INSTANCE))
-		pc_die("rmdir " INSTANCE);
-	return tap_done(0);
+	EXPECT_EQ(0, rmdir(INSTANCE)) TH_LOG("rmdir " INSTANCE ": %s", strerror(errno));
 }
+
+TEST_F(fs, cold_read)
+{
+	struct tally t;
+
+	trace_start(file_ino(self->path));
+	rw_all(self->fd, false, RWF_UNCACHED);
+	t = trace_stop();
+	EXPECT_EQ(0, t.lost) TH_LOG("no events lost");
+	EXPECT_EQ(FILE_PAGES, t.dropped_read)
+		TH_LOG("cold 8 MiB uncached read: drop events cover exactly the file's pages");
+	EXPECT_EQ(0, t.kept) TH_LOG("cold 8 MiB uncached read: no page kept");
+	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("... mark events cover the same pages");
+	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("... matching mm_filemap add events");
+	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching mm_filemap delete events");
+	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per read call");
+	EXPECT_EQ(FILE_SIZE, t.call_bytes) TH_LOG("... their bytes add up");
+	/* the per-call summaries agree with the per-folio events */
+	EXPECT_EQ(t.events[0], t.call_marked) TH_LOG("... calls' marked = mark events");
+	EXPECT_EQ(t.end_folios_dropped, t.call_dropped) TH_LOG("... calls' dropped = folios dropped");
+	EXPECT_EQ(t.end_folios_kept, t.call_kept) TH_LOG("... calls' kept = folios kept");
+	EXPECT_EQ(0, t.call_served) TH_LOG("... nothing served from the cache");
+}
+
+TEST_F(fs, warm_read)
+{
+	struct tally t;
+
+	pc_warm(self->fd, FILE_SIZE);
+	trace_start(file_ino(self->path));
+	rw_all(self->fd, false, RWF_UNCACHED);
+	t = trace_stop();
+	EXPECT_EQ(FILE_PAGES, t.serve) TH_LOG("warm uncached read: every page 'served from cache'");
+	EXPECT_EQ(t.events[1], t.call_served) TH_LOG("... calls' served = serve events");
+	EXPECT_EQ(0, t.mark) TH_LOG("... and no mark event");
+	EXPECT_EQ(0, t.end_folios_dropped) TH_LOG("... no drop event");
+	EXPECT_EQ(0, t.deleted) TH_LOG("... no delete event");
+}
+
+TEST_F(fs, write)
+{
+	struct tally t;
+
+	trace_start(file_ino(self->path));
+	rw_all(self->fd, true, RWF_UNCACHED);
+	fsync(self->fd);
+	t = trace_stop();
+	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("uncached overwrite: all pages marked");
+	EXPECT_EQ(FILE_PAGES, t.dropped_wb + t.dropped_fsync)
+		TH_LOG("... all dropped by fsync's return (%ld when their writeback ended, %ld by "
+		       "fsync itself)", t.dropped_wb, t.dropped_fsync);
+	EXPECT_EQ(0, t.kept) TH_LOG("... none kept");
+	EXPECT_EQ(0, t.irq_ends)
+		TH_LOG("... the filesystem ended their writeback in task context (ends in "
+		       "interrupt context counted)");
+	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching delete events");
+	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per write");
+	EXPECT_EQ(t.events[0], t.call_marked) TH_LOG("... marked folios agree");
+}
+
+/* Reading into a mapping of the same range: every folio claimed, kept. */
+TEST_F(fs, claim)
+{
+	size_t len = 256 * KiB;
+	unsigned char *map;
+	struct tally t;
+
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	if (map == MAP_FAILED)
+		pc_die("mmap");
+	trace_start(file_ino(self->path));
+	pc_rw2(false, self->fd, map, len, 0, RWF_UNCACHED);
+	t = trace_stop();
+	EXPECT_EQ(len / PAGE, t.claim)
+		TH_LOG("a folio faulted by another user during the read: 'claim' events for all "
+		       "pages");
+	EXPECT_EQ(0, t.end_folios_dropped) TH_LOG("... and no drop");
+	munmap(map, len);
+}
+
+TEST_HARNESS_MAIN

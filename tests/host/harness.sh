@@ -22,6 +22,32 @@ is "$(summary "$tmp/short.tap")" "TOTAL 1 1 0" "a TAP stream that stops before i
 printf '1..1\nBail out! no disk\n' >"$tmp/bail.tap"
 is "$(summary "$tmp/bail.tap")" "TOTAL 0 1 0" "Bail out! fails"
 is "$(summary "$tmp/good.tap" "$tmp/bad.tap")" "TOTAL 2 1 1" "tap-summary adds up several files"
+# The kselftest harness's TAP (the guest C suites): "# " lines are comments,
+# a known failure is no pass, and its totals line must agree with the results.
+ksft_tap() { # totals
+	printf 'TAP version 13
+1..4
+# Starting 4 tests from 1 test cases.
+'
+	printf '#  RUN           fs.ext4.a ...
+# t.c:9:a:Expected 1 (1) == x (2)
+'
+	printf '# ok 7 nested output is no result
+not ok 1 fs.ext4.a
+'
+	printf 'ok 2 fs.ext4.b
+ok 3 fs.xfs.a # SKIP /mnt/xfs is not mounted
+'
+	printf 'ok 4 fs.xfs.b # XFAIL known
+# FAILED: 1 / 4 tests passed.
+# Totals: %s
+' "$1"
+}
+ksft_tap "pass:1 fail:1 xfail:1 xpass:0 skip:1 error:0" >"$tmp/ksft.tap"
+is "$(summary "$tmp/ksft.tap")" "TOTAL 1 1 2" "tap-summary reads the kselftest harness's TAP"
+ksft_tap "pass:2 fail:1 xfail:1 xpass:0 skip:1 error:0" >"$tmp/ksft-bad.tap"
+is "$(summary "$tmp/ksft-bad.tap")" "TOTAL 1 2 2" \
+	"harness totals that disagree with the results count a failure"
 ok "! '$top/tests/tap-summary'" "tap-summary without files is an error"
 
 printf '[    0.1] Linux version 6.12\n[    1.0] ext4 mounted\n' >"$tmp/clean.log"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by pclab's in-guest C tests: page-cache residency through
+ * Helpers shared by pclab's in-guest C tests, which run on the kernel's
+ * kselftest harness (included here): page-cache residency through
  * cachestat(2) (lib/'s) and mincore(2), test files with a known pattern, and
  * the RWF_UNCACHED flag from the patched UAPI headers.  Linked with lib/.
  */
@@ -26,6 +27,19 @@
 #include "pclab/clock.h"
 #include "pclab/sysstat.h"
 
+#include "kselftest_harness.h"
+
+/*
+ * The harness kills a test after 30 s by default.  The guest runs under
+ * QEMU's emulator (TCG, no KVM on the machines that run the checks), 10 to
+ * 50 times slower than hardware, where one test's 8 MiB of writes, fsyncs
+ * and drop_caches already take seconds: a limit meant to catch a hang, not
+ * a slow machine.  Tests with a limit of their own (longer, or shorter to
+ * catch a hang early) give it with TEST_F_TIMEOUT.
+ */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 300
+
 #ifndef RWF_UNCACHED
 #error "RWF_UNCACHED missing: compile against the patched headers (build/headers)"
 #endif
@@ -34,14 +48,59 @@
 #define MiB (1024ul * 1024ul)
 #define PAGE 4096ul
 
-static inline __attribute__((noreturn)) void pc_die(const char *what)
+/*
+ * The test running in this process: each fixture's setup (and each TEST)
+ * calls pc_test_start(), so that a helper below that cannot go on fails
+ * that test the way a failed ASSERT does, and the suite goes on.
+ */
+static struct __test_metadata *pc_running;
+
+static inline void pc_test_start(struct __test_metadata *test)
 {
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	fflush(stdout);
-	exit(1);
+	pc_running = test;
 }
 
-/* Page-cache state of [off, off + len) of fd (len 0: to the end), or Bail out! */
+/*
+ * Fail the running test: a "# file:line:test:" line like the harness's own,
+ * then the longjmp of a failed ASSERT, so the fixture's teardown still runs.
+ * Outside a test (no pc_test_start()), the process exits failed.
+ */
+#define pc_die(what) pc_fail(__FILE__, __LINE__, what)
+
+static inline __attribute__((noreturn)) void pc_fail(const char *file, int line, const char *what)
+{
+	struct __test_metadata *test = pc_running;
+
+	fprintf(stderr, "# %s:%d:%s:%s: %s\n", file, line, test ? test->name : "-", what,
+		strerror(errno));
+	if (!test)
+		exit(KSFT_FAIL);
+	test->exit_code = KSFT_FAIL;
+	__bail(1, test);
+	__builtin_unreachable();
+}
+
+/* open(2) of a file that must open */
+static inline int pc_open(const char *path, int flags)
+{
+	int fd = open(path, flags, 0644);
+
+	if (fd < 0)
+		pc_die(path);
+	return fd;
+}
+
+/* True if dir is a mount point: the scratch disks are at /mnt/NAME, or absent. */
+static inline bool pc_mounted(const char *dir)
+{
+	char parent[256];
+	struct stat st, pst;
+
+	snprintf(parent, sizeof(parent), "%s/..", dir);
+	return !stat(dir, &st) && !stat(parent, &pst) && st.st_dev != pst.st_dev;
+}
+
+/* Page-cache state of [off, off + len) of fd (len 0: to the end); fails the test if it cannot */
 static inline struct pclab_cachestat pc_cachestat(int fd, off_t off, size_t len)
 {
 	struct pclab_cachestat cs;
