@@ -74,6 +74,11 @@ lab_vm() {
 	if [ "${GRADE:-0}" = 1 ]; then
 		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (make $LAB runs the lab)" >&2; exit 1; }
 		echo "$LAB: grading the last run ($out), no boot"
+		# the sizes the run had, not this shell's
+		if [ "$(fact run)" != - ]; then
+			mem_mib=$(fact run mem_mib) LAB_DATA_MIB=$(fact run data_mib)
+			LAB_SECONDS=$(fact run seconds) LAB_FS=$(fact run fs)
+		fi
 		return
 	fi
 	predictions_template
@@ -102,10 +107,19 @@ lab_vm() {
 		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
 			"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars" \
 			"/usr/share/pclab/labs/live.sh $1"
+		run_fact
 		return
 	fi
 	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
+	run_fact
+}
+
+# run_fact: the run's sizes as a fact of the host's, for grading it again
+run_fact() {
+	jq -cn --argjson mem "$mem_mib" --argjson data "$LAB_DATA_MIB" --argjson secs "$LAB_SECONDS" \
+		--arg fs "$LAB_FS" \
+		'{name: "run", value: {mem_mib: $mem, data_mib: $data, seconds: $secs, fs: $fs}}' >>"$results"
 }
 
 lab_finished() {
@@ -169,7 +183,7 @@ lab_table() {
 		"cache +MiB" "reclaimed MiB"
 	for s in "$@"; do
 		printf '  %-18s %9s %8s %10s %8s %11d %13d\n' "$s" "$(jget "$s" mb_s)" \
-			"$(jget "$s" iops)" "$(jget "$s" p99)" "$(jget "$s" kswapd_cpu_pct)" \
+			"$(jget "$s" iops)" "$(jget "$s" lat_us.p99)" "$(jget "$s" kswapd_cpu_pct)" \
 			"$(growth "$s")" \
 			$(($(jget "$s" pages_reclaimed) / 256))
 	done
@@ -314,12 +328,11 @@ predictions_table() {
 	[ -r "$questions" ] || return 0
 	local key question unit guess
 	echo
-	printf '  %-58s %16s %12s\n' "your predictions" predicted measured
+	echo "  your predictions ($predictions) and what the run measured:"
 	while IFS='|' read -r key question unit; do
 		case "$key" in '#'* | '') continue ;; esac
 		guess=$(sed -n "s/^$key:[[:space:]]*//p" "$predictions" 2>/dev/null | head -n 1)
-		[ -n "$guess" ] || guess=-
-		printf '  %-58s %16s %12s\n' "${question:0:58}" "$guess" "${measured_value[$key]:--} $unit"
+		printf '  %-36s %12s %14s\n' "$key" "${guess:--}" "${measured_value[$key]:--} $unit"
 	done <"$questions"
 	[ ! -r "$predictions" ] || cp "$predictions" "$out/predictions.md"
 	echo "  (the reasoning: labs/$LAB/ANSWERS.md, after you have made up your mind)"

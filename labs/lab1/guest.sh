@@ -9,6 +9,7 @@ LAB=lab1
 . /usr/share/pclab/labs/guest-lib.sh
 size_mib=${LAB1_SIZE_MIB:-64}
 file=$dir/lab1.dat
+fact file-mib "$size_mib"
 
 cached() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
 pgpgin() { awk '$1 == "pgpgin" { print $2 }' /proc/vmstat; }

@@ -15,12 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 write_lab1() {
 	mkdir -p "$tmp/lab1"
 	cat >"$tmp/lab1/results.jsonl" <<-JSON
+	{"name": "file-mib", "value": 64}
 	{"name": "baseline", "value": {"cached_kib": 10000, "pgpgin_kib": 0, "seconds": 0}}
 	{"name": "cold_read", "value": {"cached_kib": 76000, "pgpgin_kib": 65536, "seconds": 0.5}}
 	{"name": "warm_read", "value": {"cached_kib": 76000, "pgpgin_kib": $1, "seconds": 0.1}}
 	{"name": "drop_caches", "value": {"cached_kib": 10100, "pgpgin_kib": 0, "seconds": 0.2}}
 	{"name": "partial-map", "value": "########........########........"}
 	{"name": "partial-pcviz", "value": {"pages": 16384, "cached": 8704}}
+	{"name": "run", "value": {"mem_mib": 256, "data_mib": 512, "seconds": 3, "fs": "ext4"}}
 	JSON
 }
 # verdict CHECK: PASS or FAIL, as checks.jsonl has it
@@ -35,6 +37,9 @@ ok "grep -q 'grading the last run' '$tmp/out' && ! grep -q booting '$tmp/out'" "
 is "$(grep -c ' PASS$' "$tmp/out")" 6 "... six self-checks pass"
 is "$(jq -s 'length' "$tmp/lab1/checks.jsonl")" 6 "... and are six lines of checks.jsonl"
 is "$(verdict 'warm read is served from memory')" PASS "... the warm-read check among them"
+
+LAB1_SIZE_MIB=128 MEM=1024 GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+is "$?" 0 "grading uses the run's sizes, not this shell's (LAB1_SIZE_MIB=128 MEM=1024 here)"
 
 write_lab1 65536
 GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
@@ -61,6 +66,24 @@ is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $
 is "$(jq -r '"\(.passed)/\(.points)"' "$tmp/grade/grade.json")" 6/6 "... lab 1's 6 points of 6"
 is "$(jq -r '.not_run | length' "$tmp/grade/grade.json")" $((n - 1)) "... the others not run"
 ok "grep -q '^Score: 6/6 (not run: lab2' '$tmp/grade.out'" "the score line: Score: 6/6, and what was not run"
+# Predictions: a student's answer is printed beside the measured value
+write_lab1 0
+mkdir -p "$tmp/predictions"
+printf 'cold_read_cache_growth_mib: 63\nwarm_read_disk_mib:  7\n' >"$tmp/predictions/lab1.md"
+GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
+ok "grep -qE 'cold_read_cache_growth_mib +63 +64 MiB\$' '$tmp/out'" \
+	"a prediction (63 MiB) is printed beside the measured value (64 MiB)"
+ok "grep -qE 'warm_read_disk_mib +7 +0 MiB\$' '$tmp/out'" "... another (7 against 0)"
+ok "grep -qE 'drop_caches_above_baseline_mib +- +0 MiB\$' '$tmp/out'" "... and an unanswered one as -"
+ok "cmp -s '$tmp/predictions/lab1.md' '$tmp/lab1/predictions.md'" "the predictions are kept with the run"
+# every question of every lab is answered by its run script
+for q in "$top"/labs/lab*/predictions.txt; do
+	lab=$(basename "$(dirname "$q")")
+	want=$(grep -v '^#' "$q" | cut -d'|' -f1 | grep . | sort)
+	have=$(grep -oE '^(\[.*\] \|\| )?measured [a-z0-9_]+' "$top/labs/$lab/run" | awk '{ print $NF }' | sort)
+	is "$have" "$want" "$lab: each prediction question has a measured value ($(wc -l <<<"$want"))"
+done
+
 write_lab1 65536
 LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
 is "$(jq -r '.labs[0] | "\(.passed)/\(.checks | length)"' "$tmp/grade/grade.json")" 5/6 \
