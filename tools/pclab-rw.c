@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -43,6 +45,7 @@ static void usage(void)
 {
 	printf("Usage: pclab-rw [options] FILE\n"
 	       "       pclab-rw -S [-O LIST] [-n] [-J] [-o OFFSET] [-s SIZE] FILE\n"
+	       "       pclab-rw -M [-o OFFSET] [-s SIZE] FILE\n"
 	       "Read FILE (or write it) in fixed-size calls, buffered or with RWF_UNCACHED;\n"
 	       "with -S, print how much of a range of it is in the page cache instead.\n\n"
 	       "  -w, --write         write instead of read (creates FILE; needs --size)\n"
@@ -57,6 +60,9 @@ static void usage(void)
 	       "                      cached,dirty,writeback,evicted,recently_evicted\n"
 	       "  -n, --noheadings    -S without the header line\n"
 	       "  -J, --json          -S as one JSON object\n"
+	       "  -M, --map           no I/O calls: map the range, fault every page in, say\n"
+	       "                      \"mapped N pages\" and hold the mapping until SIGTERM or\n"
+	       "                      SIGINT (a second user of pages an uncached read meets)\n"
 	       "  -h, --help          this help\n"
 	       "  -V, --version       print the version\n\n"
 	       "SIZE takes a K, M or G suffix (powers of 1024).  One bare value for a\n"
@@ -131,9 +137,40 @@ static void print_cachestat(int fd, long long offset, long long len, const char 
 		printf("%*s%s", width[i], text[i], i + 1 < t.n ? " " : "\n");
 }
 
+/*
+ * --map: the range mapped shared and read-only, every page touched, held
+ * until SIGTERM or SIGINT.  The signals are blocked from the start and
+ * taken with sigwait(), so one that comes early is not lost and ends the
+ * program with status 0 either way.
+ */
+static void hold_mapped(int fd, long long offset, long long size, const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile unsigned char sink = 0;
+	const unsigned char *p;
+	sigset_t stop;
+	int sig;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	if (size == 0)
+		die(path, "--map: nothing to map (an empty range)");
+	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, offset);
+	if (p == MAP_FAILED)
+		die(path, strerror(errno));
+	for (long long i = 0; i < size; i += page)
+		sink += p[i];
+	printf("mapped %lld pages\n", (size + page - 1) / page);
+	fflush(stdout);
+	sigwait(&stop, &sig);
+	munmap((void *)p, (size_t)size);
+}
+
 int main(int argc, char **argv)
 {
-	static const char shortopts[] = "wUs:b:o:fSO:nJhV";
+	static const char shortopts[] = "wUs:b:o:fSO:nJMhV";
 	static const struct option opts[] = {
 		{ "write", no_argument, NULL, 'w' },
 		{ "uncached", no_argument, NULL, 'U' },
@@ -145,12 +182,13 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'O' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "map", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long size = -1, block = 1 << 20, offset = 0, done = 0;
-	int write_mode = 0, do_fsync = 0, stat_only = 0, flags = 0, opt, fd;
+	int write_mode = 0, do_fsync = 0, stat_only = 0, map_only = 0, flags = 0, opt, fd;
 	int out[NR_COLUMNS], nout = 0;
 	bool headings = true, json = false, stat_format = false;
 	char err[160], *buf;
@@ -168,6 +206,7 @@ int main(int argc, char **argv)
 		case 'O': nout = parse_output(optarg, out); stat_format = true; break;
 		case 'n': headings = false; stat_format = true; break;
 		case 'J': json = true; stat_format = true; break;
+		case 'M': map_only = 1; break;
 		case 'h': usage(); break;
 		case 'V': pclab_print_version(); return 0;
 		default:
@@ -183,6 +222,10 @@ int main(int argc, char **argv)
 		pclab_usage_error("--block: give 1 byte to 1G");
 	if (stat_only && write_mode)
 		pclab_usage_error("--stat does no I/O; leave out --write");
+	if (map_only && (write_mode || stat_only || flags || do_fsync))
+		pclab_usage_error("--map goes alone with --offset and --size");
+	if (map_only && offset % sysconf(_SC_PAGESIZE))
+		pclab_usage_error("--map: the offset must be a multiple of the page size");
 	if (write_mode && size < 0)
 		pclab_usage_error("--write needs --size");
 	if (stat_format && !stat_only)
@@ -205,6 +248,10 @@ int main(int argc, char **argv)
 		if (fstat(fd, &st))
 			die(argv[optind], strerror(errno));
 		size = st.st_size > offset ? st.st_size - offset : 0;
+	}
+	if (map_only) {
+		hold_mapped(fd, offset, size, argv[optind]);
+		return 0;
 	}
 	buf = malloc(block);
 	if (!buf)

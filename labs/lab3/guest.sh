@@ -31,7 +31,7 @@ stream_past_warm() { # name mode
 
 beside=$dir/lab3-beside.dat
 pclab-rw -w -s "${warm_mib}M" -f "$beside"
-say "step 1/4: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
+say "step 1/6: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
 say "  buffered"
 stream_past_warm buffered buffered
 say "  uncached (RWF_UNCACHED)"
@@ -39,18 +39,18 @@ stream_past_warm uncached uncached
 say "  fadvise (buffered + POSIX_FADV_DONTNEED behind the reader)"
 stream_past_warm fadvise fadvise
 
-say "step 2/4: io_uring with RWF_UNCACHED, 4 reads in flight"
+say "step 2/6: io_uring with RWF_UNCACHED, 4 reads in flight"
 cold
 measure uring-uncached -m uring-uncached -q 4 -b 1M "$big"
 
 streams=4
-say "step 3/4: lab 2's cliff, buffered then uncached: $streams readers at once, $((data_mib / streams)) MiB each"
+say "step 3/6: lab 2's cliff, buffered then uncached: $streams readers at once, $((data_mib / streams)) MiB each"
 stream_files "$dir/lab3-c" "$streams" $((data_mib / streams))
 together cliff-buffered "$streams" "$dir/lab3-c" -m buffered -b 1M -i 0.25
 together cliff-uncached "$streams" "$dir/lab3-c" -m uncached -b 1M -i 0.25
 rm -f "$dir"/lab3-c.*
 
-say "step 4/4: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
+say "step 4/6: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
 cold
 pclab-rw -s 2M "$big"
 fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$big")"
@@ -58,3 +58,40 @@ trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
 	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
 say "  recorded $out/uncached-read.dat; the host counts its events with pcviz"
+
+# The deterministic case of a second user: the range is mapped (every page
+# faulted in) before the stream, so the stream finds those pages cached
+# and leaves them; it drops only what it brought in.
+say "step 5/6: a second process maps the first 8 MiB of a 32 MiB file; an uncached read passes over all of it"
+mapped=$dir/lab3-mapped.dat
+pclab-rw -w -s 32M -f "$mapped"
+cold
+pclab-rw -M -s 8M "$mapped" >/tmp/mapper.out &
+mapper=$!
+while ! grep -q '^mapped' /tmp/mapper.out; do sleep 0.1; done
+vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+m0=$(pclab-rw -S -O cached -n "$mapped") marked0=$(vm dropbehind_marked) dropped0=$(vm dropbehind_read)
+pclab-rw -U "$mapped"
+m1=$(pclab-rw -S -O cached -n "$mapped") r1=$(pclab-rw -S -O cached -n -s 8M "$mapped")
+fact mapped "{\"mapped_pages\": 2048, \"cached_before\": $m0, \"cached_after\": $m1,
+	\"mapped_range_after\": $r1, \"marked\": $(($(vm dropbehind_marked) - marked0)),
+	\"dropped\": $(($(vm dropbehind_read) - dropped0))}"
+kill "$mapper"
+wait "$mapper"
+say "  cached pages of the file: $m0 before (the mapped 8 MiB), $m1 after; of the mapped range: $r1"
+rm -f "$mapped"
+
+say "step 6/6: who may evict whose pages: the unprivileged user 'student' reads root's cached file"
+rootfile=$dir/lab3-root.dat
+pclab-rw -w -s 16M -f "$rootfile"
+chmod 644 "$rootfile"
+cold
+cat "$rootfile" >/dev/null
+e0=$(pclab-rw -S -O cached -n "$rootfile")
+su student -c "pclab-rw -U $rootfile"
+e1=$(pclab-rw -S -O cached -n "$rootfile")
+su student -c "iolab -m fadvise -b 1M $rootfile >/dev/null"
+e2=$(pclab-rw -S -O cached -n "$rootfile")
+fact evict "{\"pages\": 4096, \"cached_before\": $e0, \"after_uncached\": $e1, \"after_fadvise\": $e2}"
+say "  root's 16 MiB file: $e0 pages cached; after student's uncached read $e1; after student's fadvise read $e2"
+rm -f "$rootfile"

@@ -78,4 +78,19 @@ status=0
 ok "[ $status = 1 ] && grep -q 'missing: No such file or directory' '$tmp/err'" \
 	"a missing file is a failure at run time: status 1 ($(cat "$tmp/err"))"
 
+# --map: the range stays mapped, every page resident, until a signal
+"$rw" -M -o 4K -s 4M "$f" >"$tmp/map.out" 2>&1 &
+mapper=$!
+for _ in $(seq 50); do
+	[ -s "$tmp/map.out" ] && break
+	sleep 0.1
+done
+is "$(cat "$tmp/map.out")" "mapped 1024 pages" "--map -o 4K -s 4M maps and faults in 1024 pages"
+ok "grep -q ' $f\$' /proc/$mapper/maps" "... and holds the mapping"
+is "$("$rw" -S -O cached -n -o 4K -s 4M "$f")" 1024 "... all of them cached while it holds it"
+kill -TERM "$mapper"
+wait "$mapper"
+is "$?" 0 "SIGTERM ends it with status 0"
+refused "--map goes alone" -M -U "$f"
+refused "a multiple of the page size" -M -o 100 "$f"
 done_testing
