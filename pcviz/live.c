@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <limits.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -26,6 +28,11 @@ struct live {
 	bool mincore;
 	struct pclab_kswapd kswapd;
 	bool tracing;
+	/* the directories named on the command line, followed with inotify */
+	int inotify_fd;
+	int ndirs;
+	int *dir_wd;
+	char **dir_path;
 };
 
 /* Filesystems whose files have no page cache of their own to show */
@@ -186,6 +193,88 @@ static int add_dir(struct pcv_model *m, struct live *l, const char *dir, char *e
 	return status;
 }
 
+/*
+ * Follows a directory named on the command line, so that files created in
+ * it or renamed into it later are watched too (up to --max-files, beyond
+ * which they are counted as unwatched, as at the start).  Without inotify
+ * (no memory, too many watches) the directory is what it was at the start.
+ */
+static void watch_dir(struct live *l, const char *dir)
+{
+	int *wd = realloc(l->dir_wd, (size_t)(l->ndirs + 1) * sizeof(*wd));
+	char **path;
+
+	if (!wd)
+		return;
+	l->dir_wd = wd;
+	path = realloc(l->dir_path, (size_t)(l->ndirs + 1) * sizeof(*path));
+	if (!path)
+		return;
+	l->dir_path = path;
+	if (l->inotify_fd < 0)
+		l->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (l->inotify_fd < 0)
+		return;
+	wd[l->ndirs] = inotify_add_watch(l->inotify_fd, dir, IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+	path[l->ndirs] = strdup(dir);
+	if (wd[l->ndirs] >= 0 && path[l->ndirs])
+		l->ndirs++;
+	else
+		free(path[l->ndirs]);
+}
+
+/*
+ * A new name in a followed directory: a file renamed within the watched
+ * ones takes its new name; a new regular file is watched.  Returns whether
+ * the model gained a file.
+ */
+static bool follow_name(struct pcv_model *m, struct live *l, const char *path)
+{
+	char err[256];
+	struct stat st;
+	int i, before = m->nfiles;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	i = pcv_model_find_file(m, pcv_kdev(st.st_dev), st.st_ino);
+	if (i >= 0) {
+		if (strcmp(m->files[i].path, path))
+			pcv_file_rename(&m->files[i], path);
+		return false;
+	}
+	/* a file that cannot be watched (gone already, refused) is left out */
+	add_file(m, l, path, true, err, sizeof(err));
+	return m->nfiles > before;
+}
+
+/* Reads what inotify has queued; the kernel filters follow new files. */
+static void follow_dirs(struct pcv_model *m, struct live *l)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool added = false;
+	ssize_t n;
+
+	if (l->inotify_fd < 0)
+		return;
+	while ((n = read(l->inotify_fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *e = (const struct inotify_event *)p;
+			char path[PATH_MAX];
+
+			p += sizeof(*e) + e->len;
+			if (!e->len || e->mask & IN_ISDIR)
+				continue;
+			for (int d = 0; d < l->ndirs; d++)
+				if (l->dir_wd[d] == e->wd &&
+				    snprintf(path, sizeof(path), "%s/%s", l->dir_path[d], e->name) <
+					    (int)sizeof(path))
+					added |= follow_name(m, l, path);
+		}
+	}
+	if (added && l->tracing)
+		pcv_trace_refilter(m);
+}
+
 static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 {
 	struct live *l = s->priv;
@@ -193,6 +282,7 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 	bool used_mincore = false;
 
 	(void)dt;
+	follow_dirs(m, l);
 	for (int i = 0; i < m->nfiles; i++) {
 		struct pcv_file *f = &m->files[i];
 		struct stat st;
@@ -242,6 +332,12 @@ static void live_close(struct pcv_source *s, struct pcv_model *m)
 		pcv_trace_stop();
 	for (int i = 0; i < m->nfiles; i++)
 		close(l->fd[i]);
+	if (l->inotify_fd >= 0)
+		close(l->inotify_fd);
+	for (int d = 0; d < l->ndirs; d++)
+		free(l->dir_path[d]);
+	free(l->dir_path);
+	free(l->dir_wd);
 	free(l);
 }
 
@@ -265,6 +361,7 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	l->inotify_fd = -1;
 	m->max_files = o->max_files;
 	raise_fd_limit(o->max_files);
 	for (int i = 0; i < o->npaths; i++) {
@@ -276,6 +373,8 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 			status = -1;
 		} else if (S_ISDIR(st.st_mode)) {
 			status = add_dir(m, l, o->paths[i], err, len);
+			if (!status)
+				watch_dir(l, o->paths[i]);
 		} else if (S_ISREG(st.st_mode)) {
 			status = add_file(m, l, o->paths[i], false, err, len);
 		} else {

@@ -102,6 +102,18 @@ int pcv_model_find_file(const struct pcv_model *m, uint32_t dev, uint64_t ino)
 	return -1;
 }
 
+int pcv_file_rename(struct pcv_file *f, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -1;
+	snprintf(f->note, sizeof(f->note), "renamed from %.80s", f->path);
+	free(f->path);
+	f->path = copy;
+	return 0;
+}
+
 void pcv_file_set_size(struct pcv_file *f, uint64_t size)
 {
 	if (size == f->size)

@@ -183,6 +183,8 @@ int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint
 int pcv_model_find_file(const struct pcv_model *m, uint32_t dev, uint64_t ino);
 /* Sets a file's size; a change is recorded in state/note. */
 void pcv_file_set_size(struct pcv_file *f, uint64_t size);
+/* The file has a new name (renamed in a watched directory); 0, or -1 without memory. */
+int pcv_file_rename(struct pcv_file *f, const char *path);
 /* The file's state in a word: "unknown" (residency), else "ok", "deleted", "truncated", "grew". */
 const char *pcv_file_state_name(const struct pcv_file *f);
 /* Is the residency of any watched file unknown? */

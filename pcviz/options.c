@@ -17,7 +17,7 @@ const char pcv_usage[] =
 	"       pcviz --synthetic [options]\n"
 	"Shows, live, which pages of the files are in the page cache, the system's\n"
 	"page-cache and reclaim counters, and page-cache trace events.\n"
-	"A directory stands for the regular files in it.\n"
+	"A directory stands for the regular files in it, now and as they come.\n"
 	"\n"
 	"  -b, --batch          one line per interval on stdout (the default when\n"
 	"                       stdout is not a terminal); CSV with a header line\n"

@@ -114,6 +114,28 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	return s;
 }
 
+/* The filter of one event in our instance: 0, or -1 if the kernel refused it. */
+static int write_filter(const struct pcv_model *m, const struct pcv_evspec *s)
+{
+	char *filter = filter_for(m, s->filter);
+	int err = 0;
+
+	if (filter)
+		err = tracefs_event_file_write(T.inst, s->system, s->name, "filter", filter) < 0;
+	free(filter);
+	return err;
+}
+
+void pcv_trace_refilter(const struct pcv_model *m)
+{
+	if (!T.inst)
+		return;
+	for (int i = 0; i < PCV_NSPECS; i++)
+		if (T.dec.ev[i].id >= 0 && pcv_specs[i].filter != PCV_FILTER_NONE &&
+		    pcv_specs[i].filter != PCV_FILTER_FILE_LRU)
+			write_filter(m, &pcv_specs[i]);
+}
+
 /*
  * The formats of pcviz's events only: tracefs_local_events() would also
  * parse every other event of the systems and /proc/kallsyms, which takes
@@ -174,16 +196,10 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
 	for (int i = 0; i < PCV_NSPECS; i++) {
 		const struct pcv_evspec *s = &pcv_specs[i];
-		char *filter;
-		int err = 0;
 
 		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
 			continue;
-		filter = filter_for(m, s->filter);
-		if (filter)
-			err = tracefs_event_file_write(T.inst, s->system, s->name, "filter", filter) < 0;
-		free(filter);
-		if (!err && !tracefs_event_enable(T.inst, s->system, s->name))
+		if (!write_filter(m, s) && !tracefs_event_enable(T.inst, s->system, s->name))
 			enabled++;
 	}
 	if (!enabled)

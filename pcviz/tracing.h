@@ -18,6 +18,8 @@
  * m->events_on tells the outcome.
  */
 int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len);
+/* The in-kernel filters again, after files were added to the model. */
+void pcv_trace_refilter(const struct pcv_model *m);
 /* Feeds the model everything the kernel has buffered; adds lost events. */
 void pcv_trace_poll(struct pcv_model *m);
 /* Disables the events and removes the instance; a second call does nothing. */

@@ -146,7 +146,6 @@ static void print_cachestat(int fd, long long offset, long long len, const char 
 static void hold_mapped(int fd, long long offset, long long size, const char *path)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	volatile unsigned char sink = 0;
 	const unsigned char *p;
 	sigset_t stop;
 	int sig;
@@ -161,7 +160,7 @@ static void hold_mapped(int fd, long long offset, long long size, const char *pa
 	if (p == MAP_FAILED)
 		die(path, strerror(errno));
 	for (long long i = 0; i < size; i += page)
-		sink += p[i];
+		(void)*(const volatile unsigned char *)(p + i);	/* fault it in */
 	printf("mapped %lld pages\n", (size + page - 1) / page);
 	fflush(stdout);
 	sigwait(&stop, &sig);

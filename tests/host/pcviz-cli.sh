@@ -106,6 +106,38 @@ live --count 1 -i 0.1 "$tmp/empty" "$tmp/f" >"$tmp/dir.csv" 2>/dev/null
 is "$(field files "$tmp/dir.csv"),$(field pages "$tmp/dir.csv")" "2,1026" \
 	"a directory and a file: 2 files, 1026 pages"
 
+# A directory is followed: a file created in it later is watched, a file
+# renamed in it keeps its pages under the new name.  Each step waits for
+# pcviz's next line that shows it (at most 30 s), whatever the speed.
+# wait_line COND: until the last JSON line satisfies the jq COND
+wait_line() {
+	local _
+	for _ in $(seq 300); do
+		tail -n 1 "$tmp/follow.json" 2>/dev/null | jq -e "$1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+mkdir "$tmp/followed"
+head -c 1M /dev/zero >"$tmp/followed/a"
+live --json -i 0.1 "$tmp/followed" >"$tmp/follow.json" 2>/dev/null &
+pid=$!
+wait_line '.files == 1'
+head -c 2M /dev/zero >"$tmp/followed/b"
+if wait_line ".files == 2 and (.per_file | map(.path) | index([\"$tmp/followed/b\"]))"; then
+	pass "a file created in a watched directory is watched without a restart"
+else
+	fail "a file created in a watched directory is watched without a restart" "$(tail -n 1 "$tmp/follow.json")"
+fi
+mv "$tmp/followed/a" "$tmp/followed/c"
+if wait_line ".files == 2 and (.per_file[0] | .path == \"$tmp/followed/c\" and .pages == 256)"; then
+	pass "a file renamed in it keeps its place and pages under the new name"
+else
+	fail "a file renamed in it keeps its place and pages under the new name" "$(tail -n 1 "$tmp/follow.json")"
+fi
+kill "$pid"
+wait "$pid" 2>/dev/null
+
 # the file deleted, then another truncated, while watched: pcviz keeps running and says so
 cp "$tmp/f" "$tmp/doomed"
 cp "$tmp/f" "$tmp/shrinks"
