@@ -69,9 +69,15 @@ $(call track,$(STAMP)/patch-list,$(PATCHES))
 LABS := $(sort $(patsubst labs/%/run,%,$(wildcard labs/lab*/run)))
 GRADE_LABS := $(addprefix grade-,$(LABS))
 COMPARE_LABS := $(addsuffix -compare,$(LABS))
+# The graded exercises: labs/exercises/NAME/grade, make grade-NAME.
+EXERCISES := $(sort $(patsubst labs/exercises/%/grade,%,$(wildcard labs/exercises/*/grade)))
+GRADE_EXERCISES := $(addprefix grade-,$(EXERCISES))
+# make check grades the untouched skeletons and the solutions
+EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exercises/$(e)/solution/bin/$(e))
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
-	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) bench clean distclean kernel-export
+	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
+	kernel-export
 
 all: kernel initramfs
 
@@ -83,6 +89,8 @@ help:
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make grade-lab1 ...  grade a lab'"'"'s last run again (no boot); make grade: all, one score'
 	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
+	@echo '  make grade-ucat, make grade-ucp  build and grade your exercise (labs/exercises/README.md);'
+	@echo '                   SOLUTION=1 grades the reference solution, EXERCISE_SRC=FILE another source'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
 	@echo '  make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]'
@@ -378,7 +386,7 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 # --- Tests -------------------------------------------------------------------
 
-check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit $(B)/host/lib-unit | $(DEPS_STAMP)
+check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit $(B)/host/lib-unit $(EXERCISE_BINS) | $(DEPS_STAMP)
 	$(Q)tests/run-check
 
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
@@ -403,6 +411,36 @@ $(COMPARE_LABS): %-compare: | $(DEPS_STAMP)
 
 # Every lab in order; a failing self-check stops the series.
 labs: $(LABS)
+
+# --- Exercises ---------------------------------------------------------------
+
+# The student's program NAME is built from labs/exercises/NAME/NAME.c (or
+# EXERCISE_SRC) into build/exercises/NAME/bin/NAME, the reference solution
+# from labs/solutions/NAME.c into build/exercises/NAME/solution/bin/NAME,
+# both like the guest tools (static, libpclab).  Neither goes into the
+# initramfs: the grader hands the binary to the guest in run-vm's EXTRA.
+# The student's source path is tracked, so EXERCISE_SRC=... rebuilds.
+SOLUTION ?= 0
+EXERCISE_SRC ?=
+exercise_src = $(or $(EXERCISE_SRC),labs/exercises/$(1)/$(1).c)
+exercise_bin = $(B)/exercises/$(1)$(if $(filter 1,$(SOLUTION)),/solution)/bin/$(1)
+EXERCISE_DEPS = $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
+define exercise_cc
+	@echo "  CC      $@ ($<)"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIBPCLAB_GUEST)
+endef
+define exercise_rules
+$(call track,$(B)/exercises/$(1)/source,$(call exercise_src,$(1)))
+$(B)/exercises/$(1)/bin/$(1): $(call exercise_src,$(1)) $(B)/exercises/$(1)/source $(EXERCISE_DEPS)
+	$$(exercise_cc)
+$(B)/exercises/$(1)/solution/bin/$(1): labs/solutions/$(1).c $(EXERCISE_DEPS)
+	$$(exercise_cc)
+# graded on the release kernel, as the labs run
+grade-$(1): $(KIMAGE_release) $(INITRAMFS) $(call exercise_bin,$(1))
+	$(Q)EXERCISE_BIN=$(call exercise_bin,$(1)) labs/exercises/$(1)/grade
+endef
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e))))
 
 # --- Benchmarks --------------------------------------------------------------
 

@@ -2,10 +2,13 @@
 # Shared helpers for the labs' host-side scripts (sourced).  Set LAB (e.g.
 # lab2) before sourcing.
 #
-#   lab_vm COMMAND          boot the kernel (MEM, CPUS from the environment)
+#   lab_vm [-e DIR] COMMAND boot the kernel (MEM, CPUS from the environment)
 #                           and run COMMAND; results land in $out.  With
 #                           GRADE=1 it boots nothing and the script grades
-#                           the results of the last run (make grade-labN)
+#                           the results of the last run (make grade-labN).
+#                           -e DIR: DIR is copied to /extra in the guest
+#                           (run-vm -e; the exercises bring the student's
+#                           program and their check script this way)
 #   lab_finished NAME       stop unless the guest recorded fact NAME (its
 #                           last)
 #   fact NAME [KEY]         the fact NAME the guest recorded in
@@ -71,6 +74,11 @@ results=$out/results.jsonl
 checks=$out/checks.jsonl
 
 lab_vm() {
+	local extra_opt=()
+	if [ "$1" = -e ]; then
+		extra_opt=(-e "$2")
+		shift 2
+	fi
 	if [ "${GRADE:-0}" = 1 ]; then
 		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (make $LAB runs the lab)" >&2; exit 1; }
 		echo "$LAB: grading the last run ($out), no boot"
@@ -104,13 +112,13 @@ lab_vm() {
 			exit 2
 		fi
 		echo "$LAB: LIVE=1: pcviz shows the lab's files while it runs (q closes pcviz; the lab goes on)"
-		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
+		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" "${extra_opt[@]}" -- \
 			"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars" \
 			"/usr/share/pclab/labs/live.sh $1"
 		run_fact
 		return
 	fi
-	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -- \
+	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" "${extra_opt[@]}" -- \
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 	run_fact
 }

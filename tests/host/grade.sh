@@ -61,8 +61,8 @@ ok "grep -q 'the guest did not finish' '$tmp/out'" "... named as such"
 write_lab1 0
 LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
 is "$?" 1 "labs/grade with only lab 1 run: status 1"
-n=$(find "$top/labs" -name run -path '*/lab*/run' | wc -l)
-is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $n labs"
+n=$(($(find "$top/labs" -name run -path '*/lab*/run' | wc -l) + $(find "$top/labs/exercises" -name grade | wc -l)))
+is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $n labs and exercises"
 is "$(jq -r '"\(.passed)/\(.points)"' "$tmp/grade/grade.json")" 6/6 "... lab 1's 6 points of 6"
 is "$(jq -r '.not_run | length' "$tmp/grade/grade.json")" $((n - 1)) "... the others not run"
 ok "grep -q '^Score: 6/6 (not run: lab2' '$tmp/grade.out'" "the score line: Score: 6/6, and what was not run"
