@@ -164,17 +164,7 @@ FIXTURE(fs) {
 	int fd;
 };
 
-FIXTURE_VARIANT(fs) {
-	const char *mnt;
-};
-
-FIXTURE_VARIANT_ADD(fs, ext4) {
-	.mnt = "/mnt/ext4",
-};
-
-FIXTURE_VARIANT_ADD(fs, xfs) {
-	.mnt = "/mnt/xfs",
-};
+PC_FS_VARIANTS_EXT4_XFS;
 
 FIXTURE_SETUP(fs)
 {
@@ -188,17 +178,13 @@ FIXTURE_SETUP(fs)
 		pc_die(INSTANCE);
 	self->traced = true;
 	instance_write("buffer_size_kb", "8192");
-	snprintf(self->path, sizeof(self->path), "%s/tracepoints-test", variant->mnt);
-	pc_make_cold_file(self->path, FILE_SIZE, 1);
-	self->fd = pc_open(self->path, O_RDWR);
+	self->fd = pc_fixture_file(self->path, sizeof(self->path), variant->mnt, "tracepoints-test",
+				   FILE_SIZE);
 }
 
 FIXTURE_TEARDOWN(fs)
 {
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->path[0])
-		unlink(self->path);
+	pc_fixture_done(self->fd, self->path);
 	if (!self->traced)
 		return;
 	for (size_t i = 0; i < NR_EVENTS; i++) {

@@ -211,41 +211,7 @@ TEST(unsupported_block_device)
 	close(fd);
 }
 
-FIXTURE(fs) {
-	char path[256];
-	int fd;
-};
-
-FIXTURE_VARIANT(fs) {
-	const char *mnt;
-};
-
-FIXTURE_VARIANT_ADD(fs, ext4) {
-	.mnt = "/mnt/ext4",
-};
-
-FIXTURE_VARIANT_ADD(fs, xfs) {
-	.mnt = "/mnt/xfs",
-};
-
-FIXTURE_SETUP(fs)
-{
-	pc_test_start(_metadata);
-	self->fd = -1;
-	if (!pc_mounted(variant->mnt))
-		SKIP(return, "%s is not mounted", variant->mnt);
-	snprintf(self->path, sizeof(self->path), "%s/uncached-test", variant->mnt);
-	pc_make_cold_file(self->path, FILE_SIZE, 1);
-	self->fd = pc_open(self->path, O_RDWR);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->path[0])
-		unlink(self->path);
-}
+PC_FS_FILE_FIXTURE("uncached-test", FILE_SIZE);
 
 TEST_F(fs, unknown_bits)
 {

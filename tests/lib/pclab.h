@@ -229,6 +229,64 @@ static inline void pc_make_cold_file(const char *path, size_t len, unsigned int 
 	pc_drop_caches();
 }
 
+/*
+ * The variants of fixture fs for a suite that runs on ext4 and on xfs:
+ * variant->mnt is the scratch filesystem's mount point.
+ */
+#define PC_FS_VARIANTS_EXT4_XFS				\
+	FIXTURE_VARIANT(fs) {				\
+		const char *mnt;			\
+	};						\
+	FIXTURE_VARIANT_ADD(fs, ext4) {			\
+		.mnt = "/mnt/ext4",			\
+	};						\
+	FIXTURE_VARIANT_ADD(fs, xfs) {			\
+		.mnt = "/mnt/xfs",			\
+	}
+
+/* A fixture's test file mnt/name, len bytes, cold: its path and an O_RDWR fd. */
+static inline int pc_fixture_file(char *path, size_t size, const char *mnt, const char *name,
+				  size_t len)
+{
+	snprintf(path, size, "%s/%s", mnt, name);
+	pc_make_cold_file(path, len, 1);
+	return pc_open(path, O_RDWR);
+}
+
+/* Undoes pc_fixture_file(): fd -1 and an empty path are left alone. */
+static inline void pc_fixture_done(int fd, const char *path)
+{
+	if (fd >= 0)
+		close(fd);
+	if (path[0])
+		unlink(path);
+}
+
+/*
+ * Fixture fs of a suite whose tests each get a cold test file of len bytes
+ * (self->path, open O_RDWR as self->fd), on ext4 and on xfs; a test SKIPs
+ * where its filesystem is not mounted.
+ */
+#define PC_FS_FILE_FIXTURE(name, len)						\
+	FIXTURE(fs) {								\
+		char path[256];							\
+		int fd;								\
+	};									\
+	PC_FS_VARIANTS_EXT4_XFS;						\
+	FIXTURE_SETUP(fs)							\
+	{									\
+		pc_test_start(_metadata);					\
+		self->fd = -1;							\
+		if (!pc_mounted(variant->mnt))					\
+			SKIP(return, "%s is not mounted", variant->mnt);	\
+		self->fd = pc_fixture_file(self->path, sizeof(self->path),	\
+					   variant->mnt, name, len);		\
+	}									\
+	FIXTURE_TEARDOWN(fs)							\
+	{									\
+		pc_fixture_done(self->fd, self->path);				\
+	}
+
 /* Read all of fd (buffered) so that it is cached. */
 static inline void pc_warm(int fd, size_t len)
 {
