@@ -48,6 +48,7 @@
 #   lab_score               the predictions beside the measured values, the
 #                           score; status 1 if a check failed
 #
+# LAB_RUN names the command that runs it, for messages (default: make LAB).
 # Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
 # them small for `make check` (2x RAM, 3 s).  LAB_RESULTS moves the results directory.
@@ -80,7 +81,7 @@ lab_vm() {
 		shift 2
 	fi
 	if [ "${GRADE:-0}" = 1 ]; then
-		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (make $LAB runs the lab)" >&2; exit 1; }
+		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (${LAB_RUN:-make $LAB} runs it)" >&2; exit 1; }
 		echo "$LAB: grading the last run ($out), no boot"
 		# the sizes the run had, not this shell's
 		if [ "$(fact run)" != - ]; then
