@@ -25,6 +25,7 @@
 #                               dirtied) go at most MB_S MB/s (io.max);
 #                               move a process in with
 #                               echo PID >/sys/fs/cgroup/GROUP/cgroup.procs
+#   vm_counter NAME             the counter NAME of /proc/vmstat
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
 #                               disk under $dir (1 and 3: reads and their
 #                               sectors, 5 and 7: writes, 16: cache flushes)
@@ -53,6 +54,10 @@ write_limit() {
 
 disk_stat() {
 	awk -v f="$1" '{ print $f }' "/sys/block/$(disk_dev)/stat"
+}
+
+vm_counter() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 
 cold() {

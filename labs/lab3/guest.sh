@@ -69,13 +69,12 @@ cold
 pclab-rw -M -s 8M "$mapped" >/tmp/mapper.out &
 mapper=$!
 while ! grep -q '^mapped' /tmp/mapper.out; do sleep 0.1; done
-vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-m0=$(pclab-rw -S -O cached -n "$mapped") marked0=$(vm dropbehind_marked) dropped0=$(vm dropbehind_read)
+m0=$(pclab-rw -S -O cached -n "$mapped") marked0=$(vm_counter dropbehind_marked) dropped0=$(vm_counter dropbehind_read)
 pclab-rw -U "$mapped"
 m1=$(pclab-rw -S -O cached -n "$mapped") r1=$(pclab-rw -S -O cached -n -s 8M "$mapped")
 fact mapped "{\"mapped_pages\": 2048, \"cached_before\": $m0, \"cached_after\": $m1,
-	\"mapped_range_after\": $r1, \"marked\": $(($(vm dropbehind_marked) - marked0)),
-	\"dropped\": $(($(vm dropbehind_read) - dropped0))}"
+	\"mapped_range_after\": $r1, \"marked\": $(($(vm_counter dropbehind_marked) - marked0)),
+	\"dropped\": $(($(vm_counter dropbehind_read) - dropped0))}"
 kill "$mapper"
 wait "$mapper"
 say "  cached pages of the file: $m0 before (the mapped 8 MiB), $m1 after; of the mapped range: $r1"
