@@ -316,6 +316,10 @@ TEST_F(fs, fault_claims)
 	expect_counters_moved(_metadata, before,
 			      (long long[]){ len / PAGE, 0, 0, len / PAGE, 0, 0 },
 			      "vmstat: all pages counted as claimed, none dropped");
+	/* The copy dirtied them: their writeback must not drop them either */
+	EXPECT_EQ(0, fsync(self->fd));
+	EXPECT_EQ(len / PAGE, pc_cachestat(self->fd, 0, len).nr_cache)
+		TH_LOG("folios still mapped stay cached after fsync wrote them back");
 	munmap(map, len);
 }
 
