@@ -44,6 +44,21 @@ DEBUG_FRAGMENTS := $(CONFIG_FRAGMENTS) $(sort $(wildcard kernel/config/debug/*.c
 kimage = $(B)/kernel/$(1)/arch/x86/boot/bzImage
 KIMAGE_release := $(call kimage,release)
 KIMAGE_debug := $(call kimage,debug)
+# A kernel exercise's debug kernel (see "Kernel exercises" below)
+KERNEL_EXERCISES := $(sort $(patsubst labs/kernel-exercises/%.patch,%,$(wildcard labs/kernel-exercises/*.patch)))
+EXERCISE ?=
+KEX_TOP = $(B)/kernel-exercise/$(EXERCISE)
+KEX_SRC = $(KEX_TOP)/build/linux
+KEX_OBJ = $(KEX_TOP)/build/kernel/debug
+KEX_IMAGE = $(KEX_OBJ)/arch/x86/boot/bzImage
+# make shell/run/trace KERNEL=exercise EXERCISE=NAME boot it (rebuilt first)
+ifneq ($(EXERCISE),)
+KIMAGE_exercise := $(KEX_IMAGE)
+$(KEX_IMAGE): kernel-exercise ;
+else ifeq ($(KERNEL),exercise)
+$(error KERNEL=exercise boots a kernel exercise: name it, EXERCISE=NAME (one of: $(KERNEL_EXERCISES)))
+endif
+
 GEN_INIT_CPIO := $(B)/host/gen_init_cpio
 HEADERS_STAMP := $(B)/headers/.installed
 INITRAMFS := $(B)/initramfs.cpio
@@ -77,7 +92,7 @@ EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exer
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
 	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
-	kernel-export
+	kernel-export kernel-exercise kernel-reset grade-kernel
 
 all: kernel initramfs
 
@@ -91,6 +106,9 @@ help:
 	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
 	@echo '  make grade-ucat, make grade-ucp  build and grade your exercise (labs/exercises/README.md);'
 	@echo '                   SOLUTION=1 grades the reference solution, EXERCISE_SRC=FILE another source'
+	@echo '  make kernel EXERCISE=NAME  the kernel track: the debug kernel with a bug to find and fix'
+	@echo '                   (labs/kernel-exercises/README.md); make grade-kernel EXERCISE=NAME grades it,'
+	@echo '                   make shell KERNEL=exercise EXERCISE=NAME boots it, make kernel-reset starts over'
 	@echo '  make check       build the debug kernel and run every test'
 	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
 	@echo '  make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]'
@@ -120,7 +138,7 @@ help:
 	@echo 'Variables (current values):'
 	@echo '  MEM=$(MEM)        guest memory in MiB'
 	@echo '  CPUS=$(CPUS)         guest CPUs'
-	@echo '  KERNEL=$(KERNEL)   kernel for run/shell: release or debug'
+	@echo '  KERNEL=$(KERNEL)   kernel for run/shell/trace: release, debug, or exercise (EXERCISE=NAME)'
 	@echo '  CMD=$(CMD)'
 	@echo '                   command for make run (run by /bin/sh in the guest)'
 	@echo '  EXTRA=$(EXTRA)'
@@ -196,7 +214,11 @@ $(TSC_KHZ): initramfs/tsc-khz.c
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(HOST_CFLAGS) -o $@ $<
 
+ifeq ($(EXERCISE),)
 kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+else
+kernel: kernel-exercise
+endif
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 headers: $(HEADERS_STAMP)
 
@@ -350,8 +372,8 @@ initramfs: $(INITRAMFS)
 
 # --- Running -----------------------------------------------------------------
 
-ifeq ($(filter release debug,$(KERNEL)),)
-$(error KERNEL=$(KERNEL): choose release or debug)
+ifeq ($(filter release debug exercise,$(KERNEL)),)
+$(error KERNEL=$(KERNEL): choose release or debug (or exercise, with EXERCISE=NAME))
 endif
 ifneq ($(filter run trace,$(MAKECMDGOALS)),)
 ifeq ($(strip $(value CMD)),)
@@ -441,6 +463,36 @@ grade-$(1): $(KIMAGE_release) $(INITRAMFS) $(call exercise_bin,$(1))
 	$(Q)EXERCISE_BIN=$(call exercise_bin,$(1)) labs/exercises/$(1)/grade
 endef
 $(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e))))
+
+# --- Kernel exercises --------------------------------------------------------
+
+# make kernel EXERCISE=NAME builds the debug kernel with the deliberate bug
+# of labs/kernel-exercises/NAME.patch, from a git worktree of its own where
+# the student fixes it.  The worktree repeats the checkout's layout
+# (build/linux beside build/kernel/debug, under build/kernel-exercise/NAME)
+# so that ccache, which hashes paths relative to that top, serves every file
+# the bug does not touch.  Kbuild runs every time: the student's edits are
+# what it must see, and it knows their dependencies.
+define kex_name_ok
+	$(if $(filter $(EXERCISE),$(KERNEL_EXERCISES)),,$(error EXERCISE=$(EXERCISE) is no kernel \
+	exercise; there are: $(KERNEL_EXERCISES) (labs/kernel-exercises/README.md)))
+endef
+
+kernel-exercise: $(SERIES_STAMP) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+	$(kex_name_ok)$(kbuild_path_ok)$(Q)kernel/scripts/exercise-tree $(KSRC) \
+		labs/kernel-exercises/$(EXERCISE).patch $(KEX_SRC)
+	$(Q)kernel/scripts/make-config $(KEX_SRC) $(KEX_OBJ) $(DEBUG_FRAGMENTS)
+	@echo "  KERNEL  $(EXERCISE) (log: $(KEX_TOP)/build/kernel/debug.log)"
+	$(Q)kernel/scripts/build-kernel $(KEX_SRC) $(KEX_OBJ) $(KEX_TOP)/build/kernel/debug.log bzImage
+	@echo "  KERNEL  $(KEX_IMAGE): the source to fix is $(KEX_SRC)"
+
+kernel-reset:
+	$(kex_name_ok)$(Q)kernel/scripts/exercise-tree -r $(KSRC) \
+		labs/kernel-exercises/$(EXERCISE).patch $(KEX_SRC)
+
+# Boot the exercise's kernel and grade it by the suite that catches its bug
+grade-kernel: kernel-exercise $(INITRAMFS)
+	$(Q)EXERCISE_KERNEL=$(KEX_IMAGE) labs/kernel-exercises/grade $(EXERCISE)
 
 # --- Benchmarks --------------------------------------------------------------
 

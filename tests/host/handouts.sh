@@ -32,19 +32,11 @@ else
 	fail "a renamed check in a lab script is caught"
 fi
 
-for readme in labs/lab*/README.md; do
-	lab=$(basename "$(dirname "$readme")")
-	run=labs/$lab/run
-	n=$(handout_checks "$readme" | wc -l)
-	if [ "$n" = 0 ]; then
-		fail "$lab: the handout lists its self-checks (- **name** under ## Self-checks)"
-	elif d=$(same_checks "$readme" "$run"); then
-		fail "$lab: the handout's $n self-checks are the ones $run runs" "$d"
-	else
-		pass "$lab: the handout's $n self-checks are the ones $run runs"
-	fi
+# names_exist README LABEL: the repository paths and kernel patches README
+# names exist
+names_exist() {
+	local readme=$1 lab=$2 missing="" paths=0 bad="" nums=0 p num
 	# repository paths in backquotes; placeholders (labN, MODE, ...) are not paths
-	missing="" paths=0
 	while read -r p; do
 		case "$p" in
 		labs/* | docs/* | tests/* | tools/* | pcviz/* | kernel/* | bench/* | initramfs/* | scripts/*) ;;
@@ -56,11 +48,27 @@ for readme in labs/lab*/README.md; do
 	done < <(grep -o "\`[a-z][a-z0-9_.-]*/[A-Za-z0-9_./-]*\`" "$readme" | tr -d "\`" | sort -u)
 	ok "[ -z '$missing' ]" "$lab: the $paths repository paths the handout names exist${missing:+ (missing:$missing)}"
 	# kernel patches by number (0013-...): each one is in kernel/patches
-	bad="" nums=0
 	while read -r num; do
 		nums=$((nums + 1))
 		compgen -G "kernel/patches/$num-*.patch" >/dev/null || bad="$bad $num"
 	done < <(grep -oE '\b00[0-9][0-9]\b' "$readme" | sort -u)
 	ok "[ -z '$bad' ]" "$lab: the $nums kernel patches the handout names by number exist${bad:+ (not:$bad)}"
+}
+
+for readme in labs/lab*/README.md; do
+	lab=$(basename "$(dirname "$readme")")
+	run=labs/$lab/run
+	n=$(handout_checks "$readme" | wc -l)
+	if [ "$n" = 0 ]; then
+		fail "$lab: the handout lists its self-checks (- **name** under ## Self-checks)"
+	elif d=$(same_checks "$readme" "$run"); then
+		fail "$lab: the handout's $n self-checks are the ones $run runs" "$d"
+	else
+		pass "$lab: the handout's $n self-checks are the ones $run runs"
+	fi
+	names_exist "$readme" "$lab"
+done
+for readme in labs/exercises/README.md labs/kernel-exercises/README.md; do
+	names_exist "$readme" "$(basename "$(dirname "$readme")")"
 done
 done_testing

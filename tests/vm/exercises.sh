@@ -1,51 +1,62 @@
 #!/bin/bash
-# Every graded exercise's grader can fail and can pass: each
+# Every graded exercise's grader can fail and can pass.  Each
 # labs/exercises/NAME/grade grades the untouched skeleton (it must score 0
 # on every check) and the reference solution (full marks), on the debug
-# kernel; the score line, checks.jsonl and a second grading without a boot
-# (GRADE=1) must agree.  make check builds both binaries (EXERCISE_BINS in
-# the Makefile).
+# kernel; make check builds both binaries (EXERCISE_BINS in the Makefile).
+# Each kernel exercise (labs/kernel-exercises/NAME.patch) is built as
+# make kernel EXERCISE=NAME builds it, in one tree for all of them, and
+# graded QUICK=1: its bug must score 0, the series itself (the debug
+# kernel: the fix) full marks.  For every grading, the score line,
+# checks.jsonl and a second grading without a boot (GRADE=1) must agree.
 set -u
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 # shellcheck source=../lib/vm.sh
 . "$(dirname "$0")/../lib/vm.sh"
 
-# grade NAME VARIANT BINARY: one grader run, as TAP tests
+# grade NAME VARIANT GRADER...: one run of the command GRADER..., whose
+# results are NAME's, as TAP tests.  The VARIANT solution must score full
+# marks, any other (skeleton, bug) 0.
 grade() {
-	local name=$1 variant=$2 bin=$3 results=$CHECK_RESULTS/exercises/$2 log status passed total
+	local name=$1 variant=$2 results=$CHECK_RESULTS/exercises/$2 log status passed total
+	shift 2
 	log=$CHECK_RESULTS/exercises/$name-$variant.out
 	mkdir -p "$results"
-	if [ ! -x "$bin" ]; then
-		fail "$name: the $variant is built" "$bin is missing (make check builds it)"
-		return
-	fi
 	status=0
-	EXERCISE_BIN=$bin LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "$top/labs/exercises/$name/grade" \
-		>"$log" 2>&1 || status=$?
+	LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "$@" >"$log" 2>&1 || status=$?
 	passed=$(jq -s 'map(select(.passed)) | length' "$results/$name/checks.jsonl" 2>/dev/null || echo -)
 	total=$(jq -s 'length' "$results/$name/checks.jsonl" 2>/dev/null || echo 0)
-	if [ "$variant" = skeleton ]; then
+	if [ "$variant" != solution ]; then
 		ok "[ '$passed' = 0 ] && [ $total -gt 0 ] && [ $status = 1 ]" \
-			"$name: the untouched skeleton scores 0/$total, status $status (log: $log)"
+			"$name: the $variant scores 0/$total, status $status (log: $log)"
 	else
 		ok "[ '$passed' = $total ] && [ $total -gt 0 ] && [ $status = 0 ]" \
-			"$name: the reference solution scores $passed/$total, status $status (log: $log)"
+			"$name: the solution scores $passed/$total, status $status (log: $log)"
 	fi
-	[ "$variant" = skeleton ] || [ "$status" = 0 ] || tail -n 20 "$log" | sed 's/^/# /'
+	[ "$variant" != solution ] || [ "$status" = 0 ] || tail -n 20 "$log" | sed 's/^/# /'
 	ok "grep -qx '  score: $passed/$total self-checks passed' '$log'" "$name ($variant): the score line says $passed/$total"
 	# grading apart from running: the facts alone give the same verdicts
 	verdicts() { jq -c '[.check, .passed]' "$results/$name/checks.jsonl" 2>/dev/null; }
 	local first
 	first=$(verdicts)
-	GRADE=1 LAB_RESULTS=$results "$top/labs/exercises/$name/grade" >"$log.grade" 2>&1
+	GRADE=1 LAB_RESULTS=$results "$@" >"$log.grade" 2>&1
 	if [ -n "$first" ] && [ "$(verdicts)" = "$first" ]; then
 		pass "$name ($variant): GRADE=1 grades the run again, no boot, with the same verdicts"
 	else
 		fail "$name ($variant): GRADE=1 grades the run again, no boot, with the same verdicts" \
 			"first: $first; again: $(verdicts)"
 	fi
-	CHECK_RESULTS=$results vm_check_console "$name"
+	# a planted bug may well oops: that is what the student is to find
+	[ "$variant" = bug ] || CHECK_RESULTS=$results vm_check_console "$name"
+}
+
+# exercise NAME VARIANT BINARY: the program exercise NAME graded with BINARY
+exercise() {
+	if [ ! -x "$3" ]; then
+		fail "$1: the $2 is built" "$3 is missing (make check builds it)"
+		return
+	fi
+	grade "$1" "$2" env EXERCISE_BIN="$3" "$top/labs/exercises/$1/grade"
 }
 
 for grader in "$top"/labs/exercises/*/grade; do
@@ -58,8 +69,27 @@ for grader in "$top"/labs/exercises/*/grade; do
 		fail "$name: the skeleton is built from $skeleton" \
 			"build/exercises/$name/bin/$name was built from $(cat "$top/build/exercises/$name/source" 2>/dev/null)"
 	else
-		grade "$name" skeleton "$top/build/exercises/$name/bin/$name"
+		exercise "$name" skeleton "$top/build/exercises/$name/bin/$name"
 	fi
-	grade "$name" solution "$top/build/exercises/$name/solution/bin/$name"
+	exercise "$name" solution "$top/build/exercises/$name/solution/bin/$name"
+done
+
+# The kernel exercises share one tree, reset in place for each: kbuild then
+# rebuilds only what the bugs touch.
+kex_top=build/kernel-exercise/check
+mkdir -p "$CHECK_RESULTS/exercises"
+for patch in "$top"/labs/kernel-exercises/*.patch; do
+	name=$(basename "$patch" .patch)
+	log=$CHECK_RESULTS/exercises/kernel-$name-build.out
+	if { make -C "$top" -s kernel-reset EXERCISE="$name" KEX_TOP="$kex_top" &&
+		make -C "$top" -s kernel-exercise EXERCISE="$name" KEX_TOP="$kex_top"; } >"$log" 2>&1; then
+		pass "kernel exercise $name: make kernel EXERCISE=$name builds the kernel with the bug"
+		grade "kernel-$name" bug env QUICK=1 EXERCISE_KERNEL="$top/$kex_top/build/kernel/debug/arch/x86/boot/bzImage" \
+			"$top/labs/kernel-exercises/grade" "$name"
+	else
+		fail "kernel exercise $name: make kernel EXERCISE=$name builds the kernel with the bug" \
+			"$(tail -n 5 "$log")"
+	fi
+	grade "kernel-$name" solution env QUICK=1 EXERCISE_KERNEL="$VM_KERNEL" "$top/labs/kernel-exercises/grade" "$name"
 done
 done_testing
