@@ -19,7 +19,6 @@ mount -t tmpfs -o size=64m tmpfs /mnt/tmpfs
 head -c "$size" /dev/urandom >/tmp/ucat.src
 want=$(sha256sum </tmp/ucat.src | cut -d' ' -f1)
 
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 cached() { pclab-rw -S -O cached -n "$1" 2>/dev/null || echo -1; }
 # reported WHEN: the N of the student's "ucat: residency WHEN: N of M pages cached"
 reported() {
@@ -33,12 +32,12 @@ for fs in ext4 xfs tmpfs; do
 	# cold: not a page of it cached (tmpfs keeps its pages: they are the file)
 	cold
 	before=$(cached "$f")
-	read0=$(vmstat dropbehind_read)
+	read0=$(vm_counter dropbehind_read)
 	status=0
 	# a hung ucat costs its checks, not the run
 	timeout 120 ucat "$f" >/tmp/ucat.out 2>/tmp/ucat.err || status=$?
 	after=$(cached "$f")
-	read1=$(vmstat dropbehind_read)
+	read1=$(vm_counter dropbehind_read)
 	got=$(sha256sum </tmp/ucat.out | cut -d' ' -f1)
 	fact "$fs" "$(jq -cn --argjson status "$status" --arg got "$got" --arg want "$want" \
 		--argjson pages "$pages" --argjson before "$before" --argjson after "$after" \

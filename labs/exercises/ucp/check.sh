@@ -15,7 +15,6 @@ pages=$(((size + 4095) / 4096))
 head -c "$size" /dev/urandom >/tmp/ucp.src
 want=$(sha256sum </tmp/ucp.src | cut -d' ' -f1)
 
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 cached() { pclab-rw -S -O cached -n "$1" 2>/dev/null || echo -1; }
 sum() {
 	if [ -f "$1" ]; then sha256sum <"$1" | cut -d' ' -f1; else echo missing; fi
@@ -33,12 +32,12 @@ for fs in ext4 xfs; do
 	cp /tmp/ucp.src "$src"
 	cold
 	flush0=$(disk_stat 16)
-	read0=$(vmstat dropbehind_read) write0=$(vmstat dropbehind_write)
+	read0=$(vm_counter dropbehind_read) write0=$(vm_counter dropbehind_write)
 	status=0
 	# a hung ucp costs its checks, not the run
 	timeout 120 ucp "$src" "$dst" 2>/tmp/ucp.err || status=$?
 	flush1=$(disk_stat 16)
-	read1=$(vmstat dropbehind_read) write1=$(vmstat dropbehind_write)
+	read1=$(vm_counter dropbehind_read) write1=$(vm_counter dropbehind_write)
 	src_cached=$(cached "$src") dst_cached=$(cached "$dst")
 	got=$(sum "$dst")
 	# what the disk holds: the file system read again from it
