@@ -42,9 +42,9 @@ static void catch_signals(void)
 
 /*
  * Sleeps until start + n * interval on the monotonic clock (no drift),
- * reading the source's events every DRAIN_S meanwhile.
+ * reading the sources' events every DRAIN_S meanwhile.
  */
-static void wait_interval(struct pcv_source *s, struct pcv_model *m, double start,
+static void wait_interval(struct pcv_source *s, struct pcv_model *m, int nruns, double start,
 			  double interval, long n)
 {
 	double at = start + interval * (double)n;
@@ -57,10 +57,19 @@ static void wait_interval(struct pcv_source *s, struct pcv_model *m, double star
 			break;
 		until = now + DRAIN_S < at ? now + DRAIN_S : at;
 		ts = pclab_timespec(until);
-		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == 0 && until < at &&
-		    s->drain)
-			s->drain(s, m);
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) || until >= at)
+			continue;
+		for (int i = 0; i < nruns; i++)
+			if (s[i].drain)
+				s[i].drain(&s[i], &m[i]);
 	}
+}
+
+/* "A: " before what is said of a run compared with another, "" otherwise */
+static const char *who(const struct pcv_model *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", m->run ? m->run : "", m->run ? ": " : "");
+	return buf;
 }
 
 /*
@@ -70,6 +79,7 @@ static void wait_interval(struct pcv_source *s, struct pcv_model *m, double star
 static bool tell_unknown(const struct pcv_model *m, bool *told)
 {
 	bool any = false;
+	char run[8];
 
 	for (int i = 0; i < m->nfiles; i++) {
 		const struct pcv_file *f = &m->files[i];
@@ -78,7 +88,8 @@ static bool tell_unknown(const struct pcv_model *m, bool *told)
 			continue;
 		any = true;
 		if (!told[i])
-			fprintf(stderr, "pcviz: %s: residency unknown: %s\n", f->path, f->why);
+			fprintf(stderr, "pcviz: %s%s: residency unknown: %s\n", who(m, run, sizeof(run)),
+				f->path, f->why);
 		told[i] = true;
 	}
 	return any;
@@ -87,46 +98,94 @@ static bool tell_unknown(const struct pcv_model *m, bool *told)
 /* Exit status of a batch run in which some file's residency was unknown */
 #define EXIT_UNKNOWN 3
 
-static int run_batch(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o)
+/*
+ * One line per run and interval; runs compared go on, on one time axis,
+ * until the longer one ends (the other's values stay as they ended).
+ */
+static int run_batch(struct pcv_source *s, struct pcv_model *m, int nruns,
+		     const struct pcv_options *o)
 {
-	static bool told[PCV_MAX_FILES];
+	static bool told[PCV_RUNS][PCV_MAX_FILES];
 	double start;
 	bool last = false, unknown = false;
-	char words[160];
+	char words[160], run[8];
 
-	if (!m->events_on)
-		fprintf(stderr, "pcviz: no events: %s\n", m->events_why);
-	pcv_unwatched_words(m, words, sizeof(words));
-	if (*words)
-		fprintf(stderr, "pcviz: %s\n", words);
+	for (int i = 0; i < nruns; i++) {
+		if (!m[i].events_on)
+			fprintf(stderr, "pcviz: %sno events: %s\n", who(&m[i], run, sizeof(run)),
+				m[i].events_why);
+		pcv_unwatched_words(&m[i], words, sizeof(words));
+		if (*words)
+			fprintf(stderr, "pcviz: %s%s\n", who(&m[i], run, sizeof(run)), words);
+	}
 	if (!o->json)
-		pcv_csv_header(stdout);
+		pcv_csv_header(stdout, &m[0]);
 	start = pclab_now();
-	s->sample(s, m, 0);
+	for (int i = 0; i < nruns; i++)
+		s[i].sample(&s[i], &m[i], 0);
 	for (long n = 1; !last && (!o->count || n <= o->count); n++) {
-		if (s->realtime)
-			wait_interval(s, m, start, o->interval, n);
+		if (s[0].realtime)
+			wait_interval(s, m, nruns, start, o->interval, n);
 		/* a signal ends the run with a line for the partial interval */
 		if (stop_signal == SIGPIPE)
 			break;
-		last = s->sample(s, m, o->interval) || stop_signal;
-		unknown |= tell_unknown(m, told);
-		if (o->json)
-			pcv_json_line(stdout, m);
-		else
-			pcv_csv_line(stdout, m);
+		last = true;
+		for (int i = 0; i < nruns; i++)
+			last &= s[i].sample(&s[i], &m[i], o->interval) != 0;
+		last |= stop_signal != 0;
+		for (int i = 0; i < nruns; i++) {
+			unknown |= tell_unknown(&m[i], told[i]);
+			if (o->json)
+				pcv_json_line(stdout, &m[i]);
+			else
+				pcv_csv_line(stdout, &m[i]);
+		}
 		last |= ferror(stdout);
 	}
 	return ferror(stdout) ? 1 : unknown ? EXIT_UNKNOWN : 0;
 }
 
+/*
+ * Opens the runs' sources: nruns replays (labelled A and B when more than
+ * one), or one synthetic or live source.  Returns 0, or 1 with the message
+ * on stderr and every run closed.
+ */
+static int open_runs(struct pcv_source *s, struct pcv_model *m, int nruns,
+		     const struct pcv_options *o)
+{
+	char err[512];
+	int status = 0, i;
+
+	for (i = 0; i < nruns && !status; i++) {
+		pcv_model_init(&m[i]);
+		if (nruns > 1)
+			m[i].run = i ? "B" : "A";
+		if (o->nreplay)
+			status = pcv_replay_open(&s[i], &m[i], o, o->replay[i], err, sizeof(err));
+		else if (o->synthetic)
+			status = pcv_synth_open(&s[i], &m[i], o, err, sizeof(err));
+		else
+			status = pcv_live_open(&s[i], &m[i], o, err, sizeof(err));
+	}
+	if (!status)
+		return 0;
+	fprintf(stderr, "pcviz: %s\n", err);
+	/* the one that failed is closed; those before it are open */
+	pcv_model_free(&m[--i]);
+	while (i--) {
+		s[i].close(&s[i], &m[i]);
+		pcv_model_free(&m[i]);
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
-	static struct pcv_model model;
+	static struct pcv_model model[PCV_RUNS];
 	struct pcv_options o;
-	struct pcv_source src = { 0 };
+	struct pcv_source src[PCV_RUNS] = { 0 };
 	char err[512];
-	int status;
+	int status, nruns;
 
 	status = pcv_parse_options(argc, argv, &o, err, sizeof(err));
 	if (status == 1) {
@@ -147,21 +206,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	catch_signals();
-	pcv_model_init(&model);
-	if (o.replay)
-		status = pcv_replay_open(&src, &model, &o, err, sizeof(err));
-	else if (o.synthetic)
-		status = pcv_synth_open(&src, &model, &o, err, sizeof(err));
-	else
-		status = pcv_live_open(&src, &model, &o, err, sizeof(err));
-	if (status) {
-		fprintf(stderr, "pcviz: %s\n", err);
-		pcv_model_free(&model);
+	nruns = o.nreplay > 1 ? o.nreplay : 1;
+	if (open_runs(src, model, nruns, &o))
 		return 1;
+	status = o.batch ? run_batch(src, model, nruns, &o)
+			 : pcv_ui_run(src, model, nruns, &o, &stop_signal);
+	for (int i = 0; i < nruns; i++) {
+		src[i].close(&src[i], &model[i]);
+		pcv_model_free(&model[i]);
 	}
-	status = o.batch ? run_batch(&src, &model, &o) : pcv_ui_run(&src, &model, &o, &stop_signal);
-	src.close(&src, &model);
-	pcv_model_free(&model);
 	if (stop_signal && stop_signal != SIGPIPE) {
 		/* clean up done: die of the signal, as the caller expects */
 		signal(stop_signal, SIG_DFL);

@@ -24,6 +24,8 @@
 #define PCV_STR(x) PCV_STR_(x)
 #define PCV_STR_(x) #x
 #define PCV_MAX_CELLS 16384
+/* Runs shown at once: two when comparing replays (--compare), labelled A and B */
+#define PCV_RUNS 2
 #define PCV_RING 256
 
 /* The kinds of events pcviz counts (docs/pcviz.md lists the tracepoints). */
@@ -173,6 +175,8 @@ struct pcv_model {
 	/* what the residency comes from, e.g. "cachestat" or "mincore ..." */
 	char res_source[96];
 	double refresh_us;	/* time of the last refresh */
+	/* the run's label when runs are compared ("A", "B"; a "run" column), else NULL */
+	const char *run;
 };
 
 void pcv_model_init(struct pcv_model *m);

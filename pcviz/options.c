@@ -14,6 +14,7 @@
 const char pcv_usage[] =
 	"Usage: pcviz [options] FILE|DIR...\n"
 	"       pcviz --replay TRACE.DAT [options]\n"
+	"       pcviz --compare A.DAT B.DAT [options]\n"
 	"       pcviz --synthetic [options]\n"
 	"Shows, live, which pages of the files are in the page cache, the system's\n"
 	"page-cache and reclaim counters, and page-cache trace events.\n"
@@ -25,6 +26,8 @@ const char pcv_usage[] =
 	"  -i, --interval SECS  refresh interval (default 0.5, 0.01 to 3600)\n"
 	"  -c, --count N        stop after N intervals (default: run until q or a signal)\n"
 	"  -r, --replay FILE    replay a trace.dat recorded with trace-cmd (host build)\n"
+	"  -C, --compare        replay two traces side by side, A and B, on one time\n"
+	"                       axis (the operands, or two --replay)\n"
 	"  -s, --speed X        replay speed, 1 is real time (default 1)\n"
 	"      --synthetic      a made-up workload instead of files (demos, tests)\n"
 	"  -e, --events LIST    the events to trace: all (default), or names from\n"
@@ -108,6 +111,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		{ "count", required_argument, NULL, 'c' },
 		{ "replay", required_argument, NULL, 'r' },
 		{ "speed", required_argument, NULL, 's' },
+		{ "compare", no_argument, NULL, 'C' },
 		{ "synthetic", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
 		{ "mincore", no_argument, NULL, OPT_MINCORE },
@@ -119,7 +123,7 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char shortopts[] = "bji:c:r:s:e:hV";
+	static const char shortopts[] = "bji:c:r:s:Ce:hV";
 	double v;
 	int c;
 
@@ -150,7 +154,13 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 			o->count = (long)v;
 			break;
 		case 'r':
-			o->replay = optarg;
+			if (o->nreplay == PCV_RUNS)
+				return bad(err, len, "--replay %s: at most two traces, one compared "
+					   "with the other", optarg);
+			o->replay[o->nreplay++] = optarg;
+			break;
+		case 'C':
+			o->compare = true;
 			break;
 		case 's':
 			if (number(optarg, 0.01, 10000, &o->speed))
@@ -194,11 +204,21 @@ int pcv_parse_options(int argc, char **argv, struct pcv_options *o, char *err, s
 	}
 	o->paths = argv + optind;
 	o->npaths = argc - optind;
-	if (o->replay && o->synthetic)
-		return bad(err, len, "%s", "--replay and --synthetic exclude each other");
-	if ((o->replay || o->synthetic) && o->npaths)
+	/* --compare A B: the operands are the traces */
+	for (; o->compare && o->npaths; o->paths++, o->npaths--) {
+		if (o->nreplay == PCV_RUNS)
+			return bad(err, len, "%s: --compare compares two traces, not more", o->paths[0]);
+		o->replay[o->nreplay++] = o->paths[0];
+	}
+	if (o->compare && o->nreplay < PCV_RUNS)
+		return bad(err, len, "--compare needs two trace.dat files, A and B (%s given): "
+			   "live files cannot be compared", o->nreplay ? "one" : "none");
+	if (o->nreplay && o->synthetic)
+		return bad(err, len, "%s and --synthetic exclude each other",
+			   o->compare ? "--compare" : "--replay");
+	if ((o->nreplay || o->synthetic) && o->npaths)
 		return bad(err, len, "%s: no files with --replay or --synthetic", o->paths[0]);
-	if (!o->replay && !o->synthetic && !o->npaths)
+	if (!o->nreplay && !o->synthetic && !o->npaths)
 		return bad(err, len, "%s", "no FILE or DIR to watch");
 	return 0;
 }

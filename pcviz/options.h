@@ -16,7 +16,10 @@ struct pcv_options {
 	long count;		/* intervals, 0: until stopped */
 	long buffer_kb;		/* trace buffer per CPU */
 	int max_files;		/* files watched at most */
-	const char *replay;	/* trace.dat */
+	/* trace.dat files: one to replay, two to compare (PCV_RUNS at most) */
+	const char *replay[PCV_RUNS];
+	int nreplay;
+	bool compare;		/* --compare: the operands are traces too */
 	char **paths;
 	int npaths;
 };

@@ -10,7 +10,7 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (32 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT)
+#define MAX_VALUES (33 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT)
 
 /* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
 static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
@@ -54,6 +54,9 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	/* residency totals: unknown when any file's is */
 	bool known = !pcv_model_any_unknown(m);
 
+	/* runs compared: which one, first (their time columns share one axis) */
+	if (m->run)
+		pclab_add_text(t, "run", m->run);
 	pclab_add_real(t, "time", 3, m->now - m->t0);
 	pclab_add_uint(t, "files", (uint64_t)m->nfiles);
 	pclab_add_uint(t, "pages", total.pages);
@@ -96,7 +99,7 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	pclab_add_real(t, "refresh_us", 3, m->refresh_us);
 }
 
-void pcv_csv_header(FILE *out)
+void pcv_csv_header(FILE *out, const struct pcv_model *like)
 {
 	struct pcv_model *m = calloc(1, sizeof(*m));
 	struct pclab_value v[MAX_VALUES];
@@ -105,6 +108,7 @@ void pcv_csv_header(FILE *out)
 
 	if (!m)
 		return;
+	m->run = like->run;
 	pclab_table_init(&t, v, MAX_VALUES);
 	values(m, &t, st);
 	pclab_csv_header(out, &t);

@@ -7,7 +7,8 @@
 
 #include "model.h"
 
-void pcv_csv_header(FILE *out);
+/* The header of the lines pcv_csv_line() writes for models like this one */
+void pcv_csv_header(FILE *out, const struct pcv_model *like);
 void pcv_csv_line(FILE *out, const struct pcv_model *m);
 void pcv_json_line(FILE *out, const struct pcv_model *m);
 

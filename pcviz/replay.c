@@ -252,7 +252,7 @@ static int read_trace(const char *path, struct replay *r, struct pcv_model *m, c
 }
 
 int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
-		    char *err, size_t len)
+		    const char *path, char *err, size_t len)
 {
 	struct replay *r = calloc(1, sizeof(*r));
 	int saved, status;
@@ -263,7 +263,7 @@ int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_
 	}
 	m->max_files = o->max_files;
 	saved = mute_stderr();
-	status = read_trace(o->replay, r, m, err, len);
+	status = read_trace(path, r, m, err, len);
 	unmute_stderr(saved);
 	if (status) {
 		free(r->ev);
@@ -274,7 +274,7 @@ int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_
 	r->clock = r->n ? r->ev[0].ts - 1e-9 : 0;
 	m->reconstruct = true;
 	m->events_on = true;
-	snprintf(m->events_why, sizeof(m->events_why), "replay of %s (%zu events)", o->replay, r->n);
+	snprintf(m->events_why, sizeof(m->events_why), "replay of %s (%zu events)", path, r->n);
 	snprintf(m->res_source, sizeof(m->res_source), "replay");
 	s->name = "replay";
 	s->sample = replay_refresh;
@@ -286,13 +286,13 @@ int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_
 #else
 
 int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
-		    char *err, size_t len)
+		    const char *path, char *err, size_t len)
 {
 	(void)s;
 	(void)m;
 	snprintf(err, len,
-		 "%s: --replay works in the host build only (this static build has no libtracecmd)",
-		 o->replay);
+		 "%s: --%s works in the host build only (this static build has no libtracecmd)",
+		 path, o->nreplay > 1 ? "compare" : "replay");
 	return -1;
 }
 

@@ -27,12 +27,15 @@ struct pcv_source {
 	void *priv;
 };
 
-/* Each returns 0, or -1 with a message in err (the caller exits 1). */
+/*
+ * Each returns 0, or -1 with a message in err (the caller exits 1).  A
+ * replay reads the trace.dat at path (one of o->replay[]).
+ */
 int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
 		  char *err, size_t len);
 int pcv_synth_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
 		   char *err, size_t len);
 int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
-		    char *err, size_t len);
+		    const char *path, char *err, size_t len);
 
 #endif

@@ -25,15 +25,24 @@ enum { SORT_NAME, SORT_CACHED, SORT_SIZE, NSORTS };
 static const char *const sort_name[NSORTS] = { "name", "cached", "size" };
 enum { C_CACHED = 1, C_DIRTY, C_WRITEBACK, C_TITLE, C_ALERT };
 
-struct ui {
+/* A run shown: its source and model, and what of it the views select */
+struct run {
 	struct pcv_source *src;
 	struct pcv_model *m;
+	const char *name;	/* when runs are compared: the trace, beside the label */
+	int sel;
+	uint64_t pan;
+	bool ended;
+};
+
+struct ui {
+	struct run runs[PCV_RUNS];
+	int nruns;		/* two: compared side by side, a column each */
 	const struct pcv_options *o;
-	int view, sel, sort;
+	int view, sort;
 	bool paused, help, quit, ended, color, unicode;
 	int steps;		/* single steps asked for while paused */
 	unsigned zoom;
-	uint64_t pan;
 	double speed;
 	long refreshes;
 };
@@ -100,7 +109,12 @@ static void key_map(struct ui *u) { u->view = VIEW_MAP; }
 static void key_system(struct ui *u) { u->view = VIEW_SYSTEM; }
 static void key_events(struct ui *u) { u->view = VIEW_EVENTS; }
 static void key_help(struct ui *u) { u->help = true; }
-static void key_reset(struct ui *u) { pcv_model_reset_counts(u->m); }
+static void key_reset(struct ui *u)
+{
+	for (int i = 0; i < u->nruns; i++)
+		pcv_model_reset_counts(u->runs[i].m);
+}
+
 static void key_sort(struct ui *u) { u->sort = (u->sort + 1) % NSORTS; }
 static void key_step(struct ui *u) { u->paused = true; u->steps++; }
 static void key_faster(struct ui *u) { u->speed = u->speed * 2 > 1024 ? 1024 : u->speed * 2; }
@@ -118,9 +132,9 @@ static void key_zoom_out(struct ui *u)
 		u->zoom--;
 }
 
-static uint64_t pan_step(const struct ui *u)
+static uint64_t pan_step(const struct ui *u, const struct run *r)
 {
-	const struct pcv_file *f = &u->m->files[u->sel];
+	const struct pcv_file *f = &r->m->files[r->sel];
 	uint64_t span = u->zoom >= 63 ? 1 : f->pages >> u->zoom;
 
 	return span / 4 ? span / 4 : 1;
@@ -128,16 +142,23 @@ static uint64_t pan_step(const struct ui *u)
 
 static void key_left(struct ui *u)
 {
-	uint64_t s = pan_step(u);
+	for (int i = 0; i < u->nruns; i++) {
+		struct run *r = &u->runs[i];
+		uint64_t s = pan_step(u, r);
 
-	u->pan = u->pan > s ? u->pan - s : 0;
+		r->pan = r->pan > s ? r->pan - s : 0;
+	}
 }
 
-static void key_right(struct ui *u) { u->pan += pan_step(u); /* pcv_file_layout clamps */ }
-
-static int sort_key(const struct ui *u, int a, int b)
+static void key_right(struct ui *u)
 {
-	const struct pcv_file *x = &u->m->files[a], *y = &u->m->files[b];
+	for (int i = 0; i < u->nruns; i++)
+		u->runs[i].pan += pan_step(u, &u->runs[i]);	/* pcv_file_layout clamps */
+}
+
+static int sort_key(const struct ui *u, const struct run *r, int a, int b)
+{
+	const struct pcv_file *x = &r->m->files[a], *y = &r->m->files[b];
 
 	switch (u->sort) {
 	case SORT_CACHED:
@@ -154,15 +175,15 @@ static int sort_key(const struct ui *u, int a, int b)
 	return strcmp(x->path, y->path);
 }
 
-/* The files in the current sort order. */
-static int sorted(const struct ui *u, int *order)
+/* A run's files in the current sort order. */
+static int sorted(const struct ui *u, const struct run *r, int *order)
 {
-	int n = u->m->nfiles;
+	int n = r->m->nfiles;
 
 	for (int i = 0; i < n; i++) {
 		int j = i;
 
-		while (j > 0 && sort_key(u, order[j - 1], i) > 0) {
+		while (j > 0 && sort_key(u, r, order[j - 1], i) > 0) {
 			order[j] = order[j - 1];
 			j--;
 		}
@@ -171,14 +192,20 @@ static int sorted(const struct ui *u, int *order)
 	return n;
 }
 
+/* In every run: each has its files, selected in its own order */
 static void select_file(struct ui *u, int delta)
 {
-	int order[PCV_MAX_FILES], n = sorted(u, order), pos = 0;
+	for (int i = 0; i < u->nruns; i++) {
+		struct run *r = &u->runs[i];
+		int order[PCV_MAX_FILES], n = sorted(u, r, order), pos = 0;
 
-	while (pos < n && order[pos] != u->sel)
-		pos++;
-	u->sel = order[(pos + delta + n) % n];
-	u->pan = 0;
+		if (!n)
+			continue;
+		while (pos < n && order[pos] != r->sel)
+			pos++;
+		r->sel = order[(pos + delta + n) % n];
+		r->pan = 0;
+	}
 }
 
 static void key_next_file(struct ui *u) { select_file(u, 1); }
@@ -259,15 +286,15 @@ static uint64_t covered(const struct pcv_file *f)
 			 : 0;
 }
 
-static void draw_map(struct ui *u, int y, int x, int h, int w)
+static void draw_map(struct ui *u, const struct run *r, int y, int x, int h, int w)
 {
-	struct pcv_model *m = u->m;
-	struct pcv_file *f = &m->files[u->sel];
+	struct pcv_model *m = r->m;
+	struct pcv_file *f = &m->files[r->sel];
 	const struct pcv_res *t = &f->total;
 	char sz[32];
 
 	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Residency  %s  (file %d/%d%s, %s)  zoom x%llu",
-	    f->path, u->sel + 1, m->nfiles, m->unwatched ? ", more not watched" : "",
+	    f->path, r->sel + 1, m->nfiles, m->unwatched ? ", more not watched" : "",
 	    kib(f->size / 1024, sz, sizeof(sz)), 1ull << u->zoom);
 	if (f->unknown) {
 		/* no numbers, no map: nothing pcviz could show would be true */
@@ -309,34 +336,34 @@ static void draw_map(struct ui *u, int y, int x, int h, int w)
 		    u->unicode ? "\u2593" : "*", u->unicode ? "\u2588" : "#");
 }
 
-static void draw_files(struct ui *u, int y, int x, int h, int w)
+static void draw_files(struct ui *u, const struct run *r, int y, int x, int h, int w)
 {
-	int order[PCV_MAX_FILES], n = sorted(u, order);
+	int order[PCV_MAX_FILES], n = sorted(u, r, order);
 	char unwatched[160], cached[32];
 
-	pcv_unwatched_words(u->m, unwatched, sizeof(unwatched));
+	pcv_unwatched_words(r->m, unwatched, sizeof(unwatched));
 	put(y, x, w, colour(u, C_TITLE) | A_BOLD, "Files (sorted by %s; n/N select, s sort)  %s",
 	    sort_name[u->sort], unwatched);
 	for (int i = 0; i < n && i < h - 1; i++) {
-		const struct pcv_file *f = &u->m->files[order[i]];
+		const struct pcv_file *f = &r->m->files[order[i]];
 
 		if (f->unknown)
 			snprintf(cached, sizeof(cached), "%s", "unknown");
 		else
 			snprintf(cached, sizeof(cached), "%6.1f%%", pct(f->total.cached, f->pages));
-		put(y + 1 + i, x, w, order[i] == u->sel ? A_REVERSE : A_NORMAL,
+		put(y + 1 + i, x, w, order[i] == r->sel ? A_REVERSE : A_NORMAL,
 		    "%c %-40s %10llu pages %7s cached, events: %llu add %llu delete %llu mark %s",
-		    order[i] == u->sel ? '>' : ' ', f->path, (unsigned long long)f->pages, cached,
+		    order[i] == r->sel ? '>' : ' ', f->path, (unsigned long long)f->pages, cached,
 		    (unsigned long long)f->events[PCV_EV_ADD],
 		    (unsigned long long)f->events[PCV_EV_DELETE],
 		    (unsigned long long)f->events[PCV_EV_DB_MARK], f->unknown ? f->why : f->note);
 	}
 }
 
-static void rate_line(struct ui *u, int y, int x, int w, const char *label, int a, int b,
+static void rate_line(const struct run *r, int y, int x, int w, const char *label, int a, int b,
 		      const char *unit)
 {
-	const struct pcv_system *s = &u->m->sys;
+	const struct pcv_system *s = &r->m->sys;
 
 	if (!s->vm_valid[a])
 		put(y, x, w, A_DIM, "%-20s not in this kernel", label);
@@ -346,9 +373,9 @@ static void rate_line(struct ui *u, int y, int x, int w, const char *label, int 
 		put(y, x, w, A_NORMAL, "%-20s %9.0f %9.0f %s", label, s->vm_rate[a], s->vm_rate[b], unit);
 }
 
-static void draw_system(struct ui *u, int y, int x, int h, int w)
+static void draw_system(struct ui *u, const struct run *r, int y, int x, int h, int w)
 {
-	const struct pcv_system *s = &u->m->sys;
+	const struct pcv_system *s = &r->m->sys;
 	char a[32], b[32];
 	int row = y;
 
@@ -370,23 +397,23 @@ static void draw_system(struct ui *u, int y, int x, int h, int w)
 		put(row++, x, w, A_NORMAL, "kswapd CPU unknown   MGLRU %s",
 		    s->mglru > 0 ? "on" : s->mglru == 0 ? "off" : "unknown");
 	put(row++, x, w, A_DIM, "%-20s %9s %9s", "pages per second", "kswapd", "direct");
-	rate_line(u, row++, x, w, "pages scanned", PCV_VM_PGSCAN_KSWAPD, PCV_VM_PGSCAN_DIRECT, "");
-	rate_line(u, row++, x, w, "pages reclaimed", PCV_VM_PGSTEAL_KSWAPD, PCV_VM_PGSTEAL_DIRECT, "");
+	rate_line(r, row++, x, w, "pages scanned", PCV_VM_PGSCAN_KSWAPD, PCV_VM_PGSCAN_DIRECT, "");
+	rate_line(r, row++, x, w, "pages reclaimed", PCV_VM_PGSTEAL_KSWAPD, PCV_VM_PGSTEAL_DIRECT, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "refaults (file)", PCV_VM_REFAULT_FILE, -1, "");
+		rate_line(r, row++, x, w, "refaults (file)", PCV_VM_REFAULT_FILE, -1, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "KiB paged in/out", PCV_VM_PGPGIN, PCV_VM_PGPGOUT, "");
+		rate_line(r, row++, x, w, "KiB paged in/out", PCV_VM_PGPGIN, PCV_VM_PGPGOUT, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "drop-behind marked", PCV_VM_DB_MARKED, -1, "");
+		rate_line(r, row++, x, w, "drop-behind marked", PCV_VM_DB_MARKED, -1, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "dropped read/write", PCV_VM_DB_READ, PCV_VM_DB_WRITE, "");
+		rate_line(r, row++, x, w, "dropped read/write", PCV_VM_DB_READ, PCV_VM_DB_WRITE, "");
 	if (row < y + h)
-		rate_line(u, row++, x, w, "kept claimed/mapped", PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED, "");
+		rate_line(r, row++, x, w, "kept claimed/mapped", PCV_VM_DB_CLAIMED, PCV_VM_DB_MAPPED, "");
 }
 
-static void draw_events(struct ui *u, int y, int x, int h, int w)
+static void draw_events(struct ui *u, const struct run *r, int y, int x, int h, int w)
 {
-	const struct pcv_model *m = u->m;
+	const struct pcv_model *m = r->m;
 	int half = (PCV_EV_NKINDS + 1) / 2, colw = w / 2, row;
 	char count[16], rate[16], pages[16], lost[32];
 
@@ -441,9 +468,83 @@ static void draw_help(void)
 		put(y + 3 + i, x + 2, w - 4, A_REVERSE, "%-9s %s", keys[i].label, keys[i].help);
 }
 
+/*
+ * Run i's column: the whole screen below the title bar, or, when runs are
+ * compared, a column each, below a line with the run's label and trace.
+ */
+static void column(const struct ui *u, int i, int *y, int *x, int *h, int *w)
+{
+	int colw = COLS / u->nruns;
+
+	*x = i * colw;
+	*w = i == u->nruns - 1 ? COLS - *x : colw - 1;
+	*y = u->nruns > 1 ? 2 : 1;
+	*h = LINES - *y;
+}
+
+/* The bottom panels of the overview, and the file list of the map view, in h rows */
+static int overview_bottom(int h) { return h / 2 > 16 ? 16 : h / 2; }
+
+static int list_rows(const struct run *r, int h)
+{
+	return r->m->nfiles + 1 < h / 3 ? r->m->nfiles + 1 : h / 3;
+}
+
+/* Rows of a run's map in a column of h rows, in the current view (0: no map) */
+static int map_rows(const struct ui *u, const struct run *r, int h)
+{
+	if (u->view == VIEW_OVERVIEW)
+		return h - overview_bottom(h);
+	if (u->view == VIEW_MAP)
+		return h - list_rows(r, h);
+	return 0;
+}
+
+static void draw_column(struct ui *u, int i)
+{
+	struct run *r = &u->runs[i];
+	int y, x, h, w, rows, bottom, sysw;
+
+	column(u, i, &y, &x, &h, &w);
+	if (u->nruns > 1) {
+		/* the trace's name, its end when it is too long: "A  .../lab3/x.dat  [END]" */
+		size_t len = strlen(r->name), room = w > 20 ? (size_t)w - 12 : 8;
+		bool cut = len > room;
+
+		put(y - 1, x, w, colour(u, C_TITLE) | A_BOLD | A_UNDERLINE, "%s  %s%s%s", r->m->run,
+		    cut ? "..." : "", r->name + (cut ? len - room + 3 : 0),
+		    r->ended && !u->ended ? "  [END]" : "");
+	}
+	rows = map_rows(u, r, h);
+	switch (u->view) {
+	case VIEW_OVERVIEW:
+		bottom = h - rows;
+		draw_map(u, r, y, x, rows, w);
+		if (u->nruns > 1) {
+			/* a replay has no system counters: the events get the width */
+			draw_events(u, r, y + rows, x, bottom, w);
+			break;
+		}
+		sysw = w >= 88 ? 44 : w / 2;
+		draw_system(u, r, y + rows, x, bottom, sysw - 1);
+		draw_events(u, r, y + rows, x + sysw, bottom, w - sysw);
+		break;
+	case VIEW_MAP:
+		draw_map(u, r, y, x, rows, w);
+		draw_files(u, r, y + rows, x, h - rows, w);
+		break;
+	case VIEW_SYSTEM:
+		draw_system(u, r, y, x, h, w);
+		break;
+	default:
+		draw_events(u, r, y, x, h, w);
+		break;
+	}
+}
+
 static void draw(struct ui *u)
 {
-	int body = LINES - 1;
+	const struct run *r = &u->runs[0];
 	char clock[48];
 
 	erase();
@@ -454,80 +555,68 @@ static void draw(struct ui *u)
 		refresh();
 		return;
 	}
-	if (u->src->realtime)
+	/* runs compared share one clock: trace seconds since each one's first event */
+	if (r->src->realtime)
 		snprintf(clock, sizeof(clock), "every %.2gs", u->o->interval);
 	else
-		snprintf(clock, sizeof(clock), "t=%.2fs speed x%g", u->m->now - u->m->t0, u->speed);
+		snprintf(clock, sizeof(clock), "t=%.2fs speed x%g", r->m->now - r->m->t0, u->speed);
 	put(0, 0, COLS, colour(u, C_TITLE) | A_REVERSE, "%-*s", COLS, "");
 	put(0, 0, COLS, colour(u, C_TITLE) | A_REVERSE, " pcviz  %s  %s  view: %s  %s%s? help  q quit",
-	    u->src->name, clock, view_name[u->view], u->paused ? "[PAUSED]  " : "",
-	    u->ended ? "[END OF TRACE]  " : "");
-	switch (u->view) {
-	case VIEW_OVERVIEW: {
-		int bottom = body / 2 > 16 ? 16 : body / 2, sysw = COLS >= 88 ? 44 : COLS / 2;
-
-		draw_map(u, 1, 0, body - bottom, COLS);
-		draw_system(u, LINES - bottom, 0, bottom, sysw - 1);
-		draw_events(u, LINES - bottom, sysw, bottom, COLS - sysw);
-		break;
-	}
-	case VIEW_MAP: {
-		int list = u->m->nfiles + 1 < body / 3 ? u->m->nfiles + 1 : body / 3;
-
-		draw_map(u, 1, 0, body - list, COLS);
-		draw_files(u, LINES - list, 0, list, COLS);
-		break;
-	}
-	case VIEW_SYSTEM:
-		draw_system(u, 1, 0, body, COLS);
-		break;
-	default:
-		draw_events(u, 1, 0, body, COLS);
-		break;
-	}
+	    u->nruns > 1 ? "compare" : r->src->name, clock, view_name[u->view],
+	    u->paused ? "[PAUSED]  " : "", u->ended ? "[END OF TRACE]  " : "");
+	for (int i = 0; i < u->nruns; i++)
+		draw_column(u, i);
 	if (u->help)
 		draw_help();
 	refresh();
 }
 
-/* Cells available to the selected file's map in the current view. */
-static unsigned map_cells(const struct ui *u)
+/* Cells available to a run's map in the current view. */
+static unsigned map_cells(const struct ui *u, int i)
 {
-	int body = LINES - 1, rows;
+	int y, x, h, w, rows;
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES)
 		return 0;
-	if (u->view == VIEW_OVERVIEW)
-		rows = body - (body / 2 > 16 ? 16 : body / 2) - 3;
-	else if (u->view == VIEW_MAP)
-		rows = body - (u->m->nfiles + 1 < body / 3 ? u->m->nfiles + 1 : body / 3) - 3;
-	else
-		return 0;
-	return rows > 0 ? (unsigned)(rows * COLS) : 0;
+	column(u, i, &y, &x, &h, &w);
+	rows = map_rows(u, &u->runs[i], h) - 3;	/* title, totals, legend */
+	return rows > 0 ? (unsigned)(rows * w) : 0;
 }
 
 static void update(struct ui *u, double dt)
 {
-	for (int i = 0; i < u->m->nfiles; i++) {
-		uint64_t pan = u->pan;
+	u->ended = true;
+	for (int i = 0; i < u->nruns; i++) {
+		struct run *r = &u->runs[i];
+		unsigned cells = map_cells(u, i);
 
-		pcv_file_layout(&u->m->files[i], i == u->sel ? map_cells(u) : 0, u->zoom, &pan);
-		if (i == u->sel)
-			u->pan = pan;
+		for (int f = 0; f < r->m->nfiles; f++) {
+			uint64_t pan = r->pan;
+
+			pcv_file_layout(&r->m->files[f], f == r->sel ? cells : 0, u->zoom, &pan);
+			if (f == r->sel)
+				r->pan = pan;
+		}
+		if (r->src->sample(r->src, r->m, dt))
+			r->ended = true;
+		u->ended &= r->ended;
 	}
-	if (u->src->sample(u->src, u->m, dt))
-		u->ended = true;
 	u->refreshes++;
 }
 
-int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
-	       volatile sig_atomic_t *stop)
+int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, int nruns,
+	       const struct pcv_options *o, volatile sig_atomic_t *stop)
 {
-	struct ui u = { .src = s, .m = m, .o = o, .speed = o->speed };
+	struct ui u = { .nruns = nruns, .o = o, .speed = o->speed };
 	const char *no_color = getenv("NO_COLOR");
 	double next, drained;
 	SCREEN *screen;
 
+	if (nruns < 1 || nruns > PCV_RUNS)
+		return 2;
+	for (int i = 0; i < nruns; i++)
+		u.runs[i] = (struct run){ .src = &s[i], .m = &m[i],
+					  .name = i < o->nreplay ? o->replay[i] : NULL };
 	setlocale(LC_ALL, "");
 	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	/* newterm returns NULL where initscr would exit */
@@ -559,7 +648,7 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 
 		if (now >= next || u.steps) {
 			if (u.steps || (!u.paused && !u.ended))
-				update(&u, s->realtime ? 0 : o->interval * u.speed);
+				update(&u, s[0].realtime ? 0 : o->interval * u.speed);
 			u.steps = 0;
 			next = now >= next ? now + o->interval : next;
 		}
@@ -570,8 +659,10 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_optio
 		ch = getch();
 		if (ch != ERR && ch != KEY_RESIZE)
 			handle_key(&u, ch);
-		if (s->drain && !u.paused && pclab_now() - drained >= 0.1) {
-			s->drain(s, m);
+		if (!u.paused && pclab_now() - drained >= 0.1) {
+			for (int i = 0; i < nruns; i++)
+				if (s[i].drain)
+					s[i].drain(&s[i], &m[i]);
 			drained = pclab_now();
 		}
 	}

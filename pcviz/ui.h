@@ -12,8 +12,11 @@
  * not.  ncurses itself would exit the process on a bad TERM.
  */
 int pcv_ui_check_terminal(char *err, size_t len);
-/* Runs until q, o->count refreshes or *stop; returns the exit status. */
-int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, const struct pcv_options *o,
-	       volatile sig_atomic_t *stop);
+/*
+ * Runs until q, o->count refreshes or *stop; returns the exit status.
+ * s[] and m[] are nruns runs: two are compared side by side.
+ */
+int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, int nruns,
+	       const struct pcv_options *o, volatile sig_atomic_t *stop);
 
 #endif

@@ -372,7 +372,7 @@ static void test_output(void)
 	M.lost = 7;
 	M.events_on = false;
 	snprintf(M.events_why, sizeof(M.events_why), "not root, so no tracing");
-	pcv_csv_header(out);
+	pcv_csv_header(out, &M);
 	pcv_csv_line(out, &M);
 	fclose(out);
 	line2 = strchr(buf, '\n') + 1;
@@ -409,6 +409,43 @@ static void test_output(void)
 	pcv_model_free(&M);
 }
 
+/* Runs compared: a run column first, in both formats, the rest as for one run */
+static void test_output_runs(void)
+{
+	char *one = NULL, *two = NULL, *json = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/x/f", 1, 2, 8192);
+	M.files[0].total.cached = 2;
+	M.ev_count[PCV_EV_ADD] = 3;
+	out = open_memstream(&one, &len);
+	pcv_csv_header(out, &M);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	M.run = "B";
+	out = open_memstream(&two, &len);
+	pcv_csv_header(out, &M);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	out = open_memstream(&json, &len);
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(!strncmp(two, "run,time,files,", 15) && strchr(one, '\n') &&
+	       !strncmp(two + 4, one, (size_t)(strchr(one, '\n') - one + 1)),
+	       "CSV of a run compared: a run column before time, the rest as for one run");
+	tap_ok(strchr(one, '\n') && strstr(two, "\nB,") &&
+	       !strcmp(strstr(two, "\nB,") + 3, strchr(one, '\n') + 1),
+	       "CSV: the run's label leads its line, then the values of one run");
+	tap_ok(!strncmp(json, "{\"run\":\"B\",\"time\":0.000,", 24) && strstr(json, "\"ev_add\":3,"),
+	       "JSON: the run's label first, as \"run\"");
+	free(one);
+	free(two);
+	free(json);
+	pcv_model_free(&M);
+}
+
 /* Residency pcviz cannot know is shown as unknown, never as a number. */
 static void test_unknown(void)
 {
@@ -423,7 +460,7 @@ static void test_unknown(void)
 	M.files[1].total = (struct pcv_res){ .pages = 2 };
 	M.files[1].unknown = true;
 	snprintf(M.files[1].why, sizeof(M.files[1].why), "cachestat refused: not yours");
-	pcv_csv_header(out);
+	pcv_csv_header(out, &M);
 	pcv_csv_line(out, &M);
 	fclose(out);
 	line2 = strchr(buf, '\n') + 1;
@@ -516,6 +553,15 @@ static void test_options(void)
 		{ "pcviz", "no FILE or DIR" },
 		{ "pcviz --replay t --synthetic", "exclude each other" },
 		{ "pcviz --synthetic f", "f: no files with" },
+		{ "pcviz --compare a.dat", "--compare needs two trace.dat files, A and B (one given)" },
+		{ "pcviz --compare", "--compare needs two trace.dat files, A and B (none given)" },
+		{ "pcviz -C f", "--compare needs two trace.dat files" },
+		{ "pcviz --compare a b c", "c: --compare compares two traces, not more" },
+		{ "pcviz --replay a --compare b c", "c: --compare compares two traces, not more" },
+		{ "pcviz -r a -r b -r c", "--replay c: at most two traces" },
+		{ "pcviz --compare a b --synthetic", "--compare and --synthetic exclude each other" },
+		{ "pcviz -r a -r b --synthetic", "--replay and --synthetic exclude each other" },
+		{ "pcviz -r a -r b f", "f: no files with --replay" },
 	};
 	struct pcv_options o;
 	char err[256], args[512];
@@ -551,6 +597,19 @@ static void test_options(void)
 		       strstr(err, values[i][0]),
 		       "options: %s '%s' refused: %s", values[i][0], values[i][1], err);
 	}
+	tap_ok(parse("pcviz --replay a.dat", &o, err) == 0 && o.nreplay == 1 &&
+	       !strcmp(o.replay[0], "a.dat") && !o.npaths && !o.compare,
+	       "options: --replay, one trace");
+	tap_ok(parse("pcviz --compare a.dat b.dat -i 0.1", &o, err) == 0 && o.nreplay == 2 &&
+	       !strcmp(o.replay[0], "a.dat") && !strcmp(o.replay[1], "b.dat") && !o.npaths &&
+	       o.interval == 0.1,
+	       "options: --compare A B: the operands are the two traces, in order");
+	tap_ok(parse("pcviz -r a.dat -r b.dat", &o, err) == 0 && o.nreplay == 2 &&
+	       !strcmp(o.replay[1], "b.dat") && !o.npaths,
+	       "options: --replay twice compares");
+	tap_ok(parse("pcviz -r a.dat -C b.dat", &o, err) == 0 && o.nreplay == 2 &&
+	       !strcmp(o.replay[0], "a.dat") && !strcmp(o.replay[1], "b.dat"),
+	       "options: --replay A --compare B");
 	tap_ok(parse("pcviz --max-files 1000 f", &o, err) == 0 && o.max_files == 1000 &&
 	       parse("pcviz f", &o, err) == 0 && o.max_files == 64,
 	       "options: --max-files, 64 by default");
@@ -587,6 +646,7 @@ int main(int argc, char **argv)
 	else
 		tap_skip("no scratch directory given", "cachestat on real files");
 	test_output();
+	test_output_runs();
 	test_unknown();
 	test_json_names();
 	test_messages();

@@ -281,6 +281,114 @@ fi
 is "$?" 1 "--replay of a file that is no trace.dat: status 1"
 ok "grep -q 'f: not a trace-cmd trace.dat$' '$tmp/out'" "... says so"
 
+# --compare: two recorded traces (tests/fixtures/replay: one workload, in
+# trace-cmd's formats 6 and 7, of different lengths), a line per run and
+# interval, A's then B's, on one time axis
+fixtures=$top/tests/fixtures/replay
+a=$fixtures/v6.dat b=$fixtures/v7-zstd.dat
+"$bin" --replay "$a" -i 0.01 >"$tmp/a.csv" 2>"$tmp/err" &&
+	"$bin" --replay "$b" -i 0.01 >"$tmp/b.csv" 2>>"$tmp/err"
+is "$?" 0 "--replay of each fixture, alone"
+# split CSV: a compared run's lines, without the run column, as one run's: CSV.A, CSV.B
+split() {
+	local r
+	for r in A B; do
+		awk -F, -v run=$r 'NR == 1 || $1 == run' "$1" | cut -d, -f2- >"$1.$r"
+	done
+}
+"$bin" --compare "$a" "$a" -i 0.01 >"$tmp/self.csv" 2>"$tmp/err"
+is "$?" 0 "--compare A.dat A.dat: status 0"
+ok "head -n 1 '$tmp/self.csv' | grep -q '^run,time,files,pages,cached,'" "... the CSV header leads with a run column"
+is "$(awk -F, 'NR > 1 { print $1 }' "$tmp/self.csv" | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
+	"1 " "... lines alternate, A then B"
+split "$tmp/self.csv"
+ok "[ \$(wc -l <'$tmp/self.csv.A') -gt 2 ] && cmp -s '$tmp/self.csv.A' '$tmp/self.csv.B'" \
+	"a trace compared with itself: identical A and B values"
+ok "cmp -s '$tmp/self.csv.A' '$tmp/a.csv'" "... and both are its --replay output"
+"$bin" --compare "$a" "$b" -i 0.01 >"$tmp/ab.csv" 2>"$tmp/err"
+is "$?,$(wc -c <"$tmp/err")" "0,0" "--compare of two different traces: status 0, nothing on stderr"
+na=$(wc -l <"$tmp/a.csv") nb=$(wc -l <"$tmp/b.csv")
+long=$((na > nb ? na : nb))
+diag "A: $((na - 1)) lines alone, B: $((nb - 1)); compared: $(($(wc -l <"$tmp/ab.csv") - 1))"
+split "$tmp/ab.csv"
+is "$(wc -l <"$tmp/ab.csv.A"),$(wc -l <"$tmp/ab.csv.B")" "$long,$long" \
+	"... each run has a line per interval until the longer one ends"
+head -n "$na" "$tmp/ab.csv.A" >"$tmp/ab.A.head"
+head -n "$nb" "$tmp/ab.csv.B" >"$tmp/ab.B.head"
+ok "cmp -s '$tmp/ab.A.head' '$tmp/a.csv'" "... A's values are its --replay output, line by line"
+ok "cmp -s '$tmp/ab.B.head' '$tmp/b.csv'" "... B's values are its --replay output, line by line"
+# after its end, the shorter run stays as it ended (its time going on)
+short=$([ "$na" -lt "$nb" ] && echo A || echo B)
+shortcsv=$([ "$na" -lt "$nb" ] && echo "$tmp/a.csv" || echo "$tmp/b.csv")
+is "$(tail -n +"$(($(wc -l <"$shortcsv") + 1))" "$tmp/ab.csv.$short" | cut -d, -f2- | sort -u)" \
+	"$(tail -n 1 "$shortcsv" | cut -d, -f2-)" \
+	"... the shorter run ($short) keeps its last values until the other ends"
+is "$(awk -F, 'NR > 1 { t[$1] = t[$1] " " $2 } END { print (t["A"] != "" && t["A"] == t["B"]) }' "$tmp/ab.csv")" 1 \
+	"... both on one time axis: the same time column, counted from each trace's first event"
+is "$(awk -F, 'NR == 2 { print $2 }' "$tmp/ab.csv")" 0.010 "... which starts at the first interval"
+"$bin" --replay "$a" --replay "$b" -i 0.01 >"$tmp/rr.csv" 2>/dev/null
+ok "cmp -s '$tmp/rr.csv' '$tmp/ab.csv'" "--replay A --replay B is --compare A B"
+"$bin" --compare "$a" "$b" -i 0.01 --json >"$tmp/ab.json" 2>/dev/null
+"$bin" --replay "$b" -i 0.01 --json >"$tmp/b.json" 2>/dev/null
+ok "python3 -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+alone = [json.loads(l) for l in open(sys.argv[2])]
+assert [o[\"run\"] for o in lines[:4]] == [\"A\", \"B\", \"A\", \"B\"], lines[0]
+assert list(lines[0])[:2] == [\"run\", \"time\"]
+b = [o for o in lines if o.pop(\"run\") == \"B\"][:len(alone)]
+assert b == alone
+' '$tmp/ab.json' '$tmp/b.json'" "--compare --json: a \"run\" key first; B's objects are its --replay output"
+head -n 1 "$tmp/ab.csv" | tr , '\n' >"$tmp/cols"
+python3 -c 'import json,sys; print("\n".join(k for k in json.loads(open(sys.argv[1]).readline()) if k != "per_file"))' \
+	"$tmp/ab.json" >"$tmp/keys"
+ok "[ \"\$(head -n 1 '$tmp/cols')\" = run ] && cmp -s '$tmp/cols' '$tmp/keys'" \
+	"... CSV columns and JSON keys the same, in the same order"
+
+# --compare's errors: one line, and the usage hint when it is a usage error
+# refused STATUS CASE PATTERN ARGS...: pcviz ARGS exits with STATUS, nothing on
+# stdout, one line on stderr matching "pcviz: .*PATTERN" (grep -E), and
+# after it "Try 'pcviz --help'." when STATUS is 2 (usage)
+refused() {
+	local want=$1 what=$2 pattern=$3 status hint=0
+	shift 3
+	[ "$want" = 2 ] && hint=1
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "$status" = "$want" ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" = $((1 + hint)) ] &&
+		head -n 1 "$tmp/err" | grep -qE -- "^pcviz: .*$pattern" &&
+		{ [ $hint = 0 ] || [ "$(tail -n 1 "$tmp/err")" = "Try 'pcviz --help'." ]; }; then
+		pass "$what: status $want, $(head -n 1 "$tmp/err")"
+	else
+		fail "$what: status $want, one line matching '$pattern'" "status $status: $(cat "$tmp/err")"
+	fi
+}
+refused 2 "--compare with one trace" 'needs two trace.dat files, A and B \(one given\)' --compare "$a"
+refused 2 "--compare with live files (a directory to watch)" 'live files cannot be compared' \
+	--compare "$tmp"
+refused 2 "--compare alone" 'needs two trace.dat files, A and B \(none given\)' --compare
+refused 2 "--compare with three traces" 'compares two traces, not more' --compare "$a" "$b" "$a"
+refused 2 "--replay three times" 'at most two traces' --replay "$a" --replay "$b" --replay "$a"
+refused 2 "--compare and --synthetic" '--compare and --synthetic exclude each other' \
+	--compare "$a" "$b" --synthetic
+# runtime errors: status 1, never a crash
+refused 1 "--compare, the second trace missing" 'missing\.dat: No such file or directory$' \
+	--compare "$a" "$tmp/missing.dat"
+refused 1 "--compare, the second trace no trace.dat" '/f: not a trace-cmd trace\.dat$' \
+	--compare "$a" "$tmp/f"
+head -c 20000 "$a" >"$tmp/cut.dat"
+refused 1 "--compare, the second trace cut short" 'cut\.dat: trace\.dat cut short or corrupt' \
+	--compare "$a" "$tmp/cut.dat" --json
+refused 1 "--compare, the first trace cut short" 'cut\.dat: trace\.dat cut short or corrupt' \
+	--compare "$tmp/cut.dat" "$a"
+if [ -x "$guest_bin" ]; then
+	"$guest_bin" --compare "$a" "$b" >"$tmp/out" 2>&1
+	is "$?" 1 "the static guest build refuses --compare"
+	ok "grep -q -- '--compare works in the host build only' '$tmp/out'" "... and says it is host-only"
+else
+	skip "the static guest build refuses --compare" "not built"
+fi
+
 # the build: a second make does nothing
 ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \
 	"pcviz is up to date after make: a second make does nothing"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # pcviz's live views, driven through tmux with the synthetic source: the
 # panels, help, pause and single steps, views, zoom, sort, resize and a
-# terminal too small, quit, SIGTERM, NO_COLOR and the ASCII fallback.
+# terminal too small, quit, SIGTERM, NO_COLOR and the ASCII fallback; two
+# recorded traces compared side by side (--compare).
 # No tracing: the synthetic source has no tracefs.
 set -u
 # shellcheck source=../lib/tap.sh
@@ -174,6 +175,46 @@ check "71 files: the file list says how many are not watched and how to raise it
 	wait_for many '7 files not watched: pcviz watches 64 files \(--max-files N raises it'
 check "... the map's title too" has many 'file 1/64, more not watched'
 key many q
+
+# --compare: two recorded traces side by side (tests/fixtures/replay), slowly
+# (0.01 trace seconds a frame), then faster to their end
+fixtures=$top/tests/fixtures/replay
+start cmp 120 30 -- --compare "$fixtures/v6.dat" "$fixtures/v7-zstd.dat" -i 0.2 --speed 0.05
+check "--compare: the compare view comes up" wait_for cmp 'pcviz  compare  t=.*view: overview'
+check "... each column labelled, A and B, with its trace" \
+	has cmp '^A  .*/v6\.dat +B  .*/v7-zstd\.dat'
+check "... two residency maps side by side" has cmp '^Residency  dev .*Residency  dev '
+check "... their totals side by side" has cmp '^cached [0-9]+/64 pages.*cached [0-9]+/64 pages'
+# a row of cells in each column: A's (59 wide), a space, B's
+check "... both maps drawn" has cmp '^(·|░|▒|▓|█)+ (·|░|▒|▓|█)+$'
+check "... two events panels" has cmp '^Events  replay of .*Events  replay of '
+key cmp ' '
+check "space pauses both" wait_for cmp 'PAUSED'
+t1=$(clock cmp)
+sleep 0.6
+is "$(clock cmp)" "${t1:-no clock}" "paused: the shared clock stands still"
+key cmp .
+sleep 0.4
+t2=$(clock cmp)
+check "'.' steps one interval ($t1 -> $t2)" between "$t1" "$t2" 0.009 0.011
+key cmp 2
+check "2: the map view, with each run's file list" wait_for cmp '^Files \(sorted.*Files \(sorted'
+key cmp 1
+for _ in 1 2 3 4 5 6; do key cmp '>'; done
+key cmp ' '
+check "resumed, faster: both traces replay to their end" wait_for cmp 'END OF TRACE'
+check "... where the runs end alike: every page cached in both" \
+	has cmp '^cached 64/64 pages .*cached 64/64 pages '
+key cmp q
+check "q quits with status 0" wait_for cmp 'EXIT=0'
+start cmpbad 100 30 -- --compare "$fixtures/v6.dat" "$tmp/missing.dat"
+check "--compare with the second trace missing: one line naming it, status 1" \
+	wait_for cmpbad '^pcviz: .*/missing\.dat: No such file or directory'
+check "... exit status 1" wait_for cmpbad 'EXIT=1'
+start cmpone 100 30 -- --compare "$fixtures/v6.dat"
+check "--compare with one trace: a usage error, status 2" wait_for cmpone 'EXIT=2'
+check "... saying why, with the hint" \
+	has cmpone '^pcviz: --compare needs two trace.dat files' "^Try 'pcviz --help'"
 
 # a terminal ncurses does not know: pcviz's own message, before anything else runs
 start badterm 100 30 TERM=nonexistent-term -- --synthetic
