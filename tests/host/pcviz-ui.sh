@@ -65,6 +65,21 @@ has() {
 		screen "$name" | grep -qE -- "$pat" || return 1
 	done
 }
+
+# pause_and_step SESSION LOW HIGH [WHAT]: space pauses and the clock stands
+# still; '.' then steps one interval, between LOW and HIGH seconds; t1 and
+# t2 are the clock before and after the step
+pause_and_step() {
+	key "$1" ' '
+	check "space pauses${4:-}" wait_for "$1" 'PAUSED'
+	t1=$(clock "$1")
+	sleep 0.7
+	is "$(clock "$1")" "${t1:-no clock}" "paused: the clock stands still${4:-}"
+	key "$1" .
+	sleep 0.4
+	t2=$(clock "$1")
+	check "'.' steps one interval while paused ($t1 -> $t2)${4:-}" between "$t1" "$t2" "$2" "$3"
+}
 lacks() { ! has "$@"; }
 # between A B LO HI: LO < B - A < HI
 between() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(b - a > lo && b - a < hi) }'; }
@@ -87,15 +102,7 @@ key ui h
 check "h opens the help too" wait_for ui 'pcviz keys'
 key ui x
 
-key ui ' '
-check "space pauses" wait_for ui 'PAUSED'
-t1=$(clock ui)
-sleep 0.7
-is "$(clock ui)" "$t1" "paused: the clock stands still"
-key ui .
-sleep 0.4
-t2=$(clock ui)
-check "'.' steps one interval while paused ($t1 -> $t2)" between "$t1" "$t2" 0.19 0.21
+pause_and_step ui 0.19 0.21
 key ui ' '
 sleep 0.7
 check "space resumes" lacks ui PAUSED
@@ -188,15 +195,7 @@ check "... their totals side by side" has cmp '^cached [0-9]+/64 pages.*cached [
 # a row of cells in each column: A's (59 wide), a space, B's
 check "... both maps drawn" has cmp '^(·|░|▒|▓|█)+ (·|░|▒|▓|█)+$'
 check "... two events panels" has cmp '^Events  replay of .*Events  replay of '
-key cmp ' '
-check "space pauses both" wait_for cmp 'PAUSED'
-t1=$(clock cmp)
-sleep 0.6
-is "$(clock cmp)" "${t1:-no clock}" "paused: the shared clock stands still"
-key cmp .
-sleep 0.4
-t2=$(clock cmp)
-check "'.' steps one interval ($t1 -> $t2)" between "$t1" "$t2" 0.009 0.011
+pause_and_step cmp 0.009 0.011 " (both runs)"
 key cmp 2
 check "2: the map view, with each run's file list" wait_for cmp '^Files \(sorted.*Files \(sorted'
 key cmp 1
