@@ -28,22 +28,16 @@ ino=$(cat "$out/ino" 2>/dev/null)
 "$bin" --replay "$out/trace.dat" --json -i 0.01 >"$out/replay.json" 2>"$out/replay.err"
 is "$?" 0 "pcviz --replay --json reads the guest's trace.dat"
 # the watched file's cached pages at each step, and the totals at the end
-python3 - "$out/replay.json" "$ino" >"$out/replay.txt" <<'EOF'
-import json, sys
-series, last = [], None
-for line in open(sys.argv[1]):
-    last = json.loads(line)
-    mine = [f for f in last["per_file"] if f["path"].endswith(" ino " + sys.argv[2])]
-    series.append(mine[0]["cached"] if mine else -1)
-# runs of equal values: the phases of the workload
-phases = [v for i, v in enumerate(series) if i == 0 or v != series[i - 1]]
-print("peak", max(series))
-print("end", series[-1])
-print("emptied", int(any(v == 0 for v in series[series.index(max(series)):])))
-print("marks", last["ev_db_mark"], "ends", last["ev_db_end"], "lost", last["lost"])
-print("pages", [f["pages"] for f in last["per_file"] if f["path"].endswith(" ino " + sys.argv[2])])
-print("phases", phases[:8], "...")
-EOF
+jq -rs --arg me " ino $ino" '
+	def mine: .per_file[] | select(.path | endswith($me));
+	[.[] | ([mine | .cached][0] // -1)] as $s | ($s | max) as $peak | .[-1] as $last |
+	"peak \($peak)", "end \($s[-1])",
+	"emptied \(if $s[($s | index($peak)):] | any(. == 0) then 1 else 0 end)",
+	"marks \($last.ev_db_mark) ends \($last.ev_db_end) lost \($last.lost)",
+	"pages \([$last | mine | .pages] | tojson)",
+	# runs of equal values: the phases of the workload
+	"phases \([foreach $s[] as $v ({}; {v: $v, new: ($v != .v)}; select(.new) | .v)][:8] | tojson) ..."
+' "$out/replay.json" >"$out/replay.txt"
 diag "$(cat "$out/replay.txt")"
 ok "grep -qx 'peak 1024' '$out/replay.txt'" "replayed: the buffered read brings all 1024 pages in"
 ok "grep -qx 'emptied 1' '$out/replay.txt'" "replayed: drop_caches empties the file again"
@@ -51,6 +45,13 @@ ok "grep -qx 'end 1024' '$out/replay.txt'" "replayed: the last buffered read fil
 ok "grep -qx 'marks 1024 ends 1024 lost 0' '$out/replay.txt'" \
 	"replayed: the uncached read's 1024 marks and drops, nothing lost"
 ok "grep -qx 'pages \\[1024\\]' '$out/replay.txt'" "replayed: the file is sized by the pages it touched"
+
+# the guest's trace beside itself: each run exactly its --replay
+"$bin" --compare "$out/trace.dat" "$out/trace.dat" --json -i 0.01 >"$out/compare.json" 2>"$out/compare.err"
+is "$?" 0 "pcviz --compare of the guest's trace with itself"
+ok "jq -e -s --slurpfile one '$out/replay.json' '([.[] | select(.run == \"A\") | del(.run)] | . == \$one) and
+	([.[] | select(.run == \"B\") | del(.run)] | . == \$one)' '$out/compare.json' >/dev/null" \
+	"... runs A and B are each the --replay output, line for line"
 
 # the live view, replayed through tmux (fast)
 sock=pcviz-replay-$$
