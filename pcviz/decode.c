@@ -22,6 +22,8 @@ const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
 	  { NULL, "ino", "index" } },
 	{ "writeback", "writeback_single_inode", PCV_EV_WRITEBACK, PCV_FILTER_INO,
 	  { NULL, "ino", NULL, "wrote" } },
+	{ "writeback", "sb_mark_inode_writeback", PCV_EV_WB_START, PCV_FILTER_INO, { "dev", "ino" } },
+	{ "writeback", "sb_clear_inode_writeback", PCV_EV_WB_END, PCV_FILTER_INO, { "dev", "ino" } },
 	{ "vmscan", "mm_vmscan_kswapd_wake", PCV_EV_KSWAPD_WAKE, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order" } },
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", PCV_EV_DIRECT_RECLAIM, PCV_FILTER_NONE,

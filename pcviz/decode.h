@@ -23,7 +23,7 @@ struct pcv_evspec {
 	const char *field[PCV_NFIELDS];
 };
 
-#define PCV_NSPECS 14
+#define PCV_NSPECS 16
 extern const struct pcv_evspec pcv_specs[PCV_NSPECS];
 
 struct pcv_decoder {

@@ -23,6 +23,13 @@ const char *const pcv_kind_name[PCV_EV_NKINDS] = {
 	[PCV_EV_DB_CLAIM] = "db_claim",
 	[PCV_EV_DB_END] = "db_end",
 	[PCV_EV_DB_CALL] = "db_call",
+	[PCV_EV_WB_START] = "wb_start",
+	[PCV_EV_WB_END] = "wb_end",
+};
+
+const char *const pcv_wstate_name[PCV_W_N] = {
+	[PCV_W_NONE] = "none", [PCV_W_DIRTY] = "dirty", [PCV_W_WRITEBACK] = "writeback",
+	[PCV_W_CLEAN] = "clean", [PCV_W_DROPPED] = "dropped", [PCV_W_KEPT] = "kept",
 };
 
 const char *const pcv_vm_name[PCV_VM_N] = {
@@ -68,6 +75,7 @@ void pcv_model_free(struct pcv_model *m)
 		free(m->files[i].path);
 		free(m->files[i].cells);
 		free(m->files[i].bitmap);
+		free(m->files[i].wstate);
 	}
 	free(m->pfn);
 	m->nfiles = 0;
@@ -262,9 +270,106 @@ void pcv_file_from_bitmap(struct pcv_file *f)
 		r.pages = pcv_cell_range(f, i, &start);
 		if (f->bitmap)
 			r.cached = count_bits(f->bitmap, start, r.pages);
+		for (uint64_t p = start; f->wstate && p < start + r.pages && p < f->wpages; p++) {
+			r.dirty += f->wstate[p] == PCV_W_DIRTY;
+			r.writeback += f->wstate[p] == PCV_W_WRITEBACK;
+		}
 		pcv_cell_set(&f->cells[i], &r);
 	}
 	f->total.pages = f->pages;
+	f->total.dirty = f->wcount[PCV_W_DIRTY];
+	f->total.writeback = f->wcount[PCV_W_WRITEBACK];
+}
+
+/*
+ * Moves the pages of [index, index + n) whose state is in the mask from to
+ * state to, counting; the file's first write event allocates the states.
+ */
+static void wmove(struct pcv_file *f, uint64_t index, uint64_t n, unsigned from,
+		  enum pcv_wstate to)
+{
+	uint64_t want = f->pages < PCV_WMAX_PAGES ? f->pages : PCV_WMAX_PAGES, end;
+
+	if (index >= want || !n)
+		return;
+	if (f->wpages < want) {
+		uint8_t *more = realloc(f->wstate, want);
+
+		if (!more)
+			return;
+		memset(more + f->wpages, PCV_W_NONE, want - f->wpages);
+		f->wstate = more;
+		f->wlo = f->wpages ? f->wlo : index;
+		f->wpages = want;
+	}
+	end = n > f->wpages - index ? f->wpages : index + n;
+	for (uint64_t p = index; p < end; p++) {
+		enum pcv_wstate was = f->wstate[p];
+
+		if (!(from & 1u << was) || was == to)
+			continue;
+		f->wstate[p] = (uint8_t)to;
+		f->wcount[was]--;
+		f->wcount[to]++;
+		f->wto[to]++;
+		f->wseen |= (uint8_t)(1u << to);
+	}
+	if (to != PCV_W_NONE && end > index) {
+		f->wlo = index < f->wlo ? index : f->wlo;
+		f->whi = end > f->whi ? end : f->whi;
+	}
+}
+
+#define W_ANY ((1u << PCV_W_N) - 1)
+#define W_BUT(s) (W_ANY & ~(1u << (s)))
+
+/* An event of the write path: the pages' write state (see enum pcv_wstate). */
+static void write_event(struct pcv_file *f, const struct pcv_event *ev)
+{
+	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1;
+
+	switch (ev->kind) {
+	case PCV_EV_DIRTY:
+		wmove(f, ev->index, 1, W_BUT(PCV_W_DIRTY), PCV_W_DIRTY);
+		break;
+	case PCV_EV_DB_MARK:
+	case PCV_EV_DB_SERVE:
+		if (ev->arg[0])	/* an uncached write: the folio is dirtied */
+			wmove(f, ev->index, pages, W_BUT(PCV_W_DIRTY), PCV_W_DIRTY);
+		break;
+	case PCV_EV_WB_START:
+		wmove(f, f->wlo, f->whi - f->wlo, 1u << PCV_W_DIRTY, PCV_W_WRITEBACK);
+		break;
+	case PCV_EV_WB_END:
+		wmove(f, f->wlo, f->whi - f->wlo, 1u << PCV_W_WRITEBACK, PCV_W_CLEAN);
+		break;
+	case PCV_EV_DB_END:
+		if (ev->arg[0] == PCV_DB_READ || ev->arg[1] >= PCV_DB_NRESULT ||
+		    ev->arg[1] == PCV_DB_WRITEBACK)
+			break;
+		/* its writeback is done: clean, then dropped, kept, or dirty again */
+		wmove(f, ev->index, pages, W_BUT(PCV_W_CLEAN), PCV_W_CLEAN);
+		if (ev->arg[1] == PCV_DB_DIRTY) {
+			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_DIRTY);
+		} else if (ev->arg[1] == PCV_DB_DROPPED || ev->arg[1] == 1 /* gone */) {
+			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_DROPPED);
+		} else {
+			uint64_t before = f->wto[PCV_W_KEPT];
+
+			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_KEPT);
+			f->wkept[ev->arg[1]] += f->wto[PCV_W_KEPT] - before;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+unsigned pcv_file_wmask(const struct pcv_model *m, const struct pcv_file *f, uint64_t i)
+{
+	if (i >= m->ticks || i >= PCV_WHIST)
+		return 0;
+	return f->whist[(m->ticks - 1 - i) % PCV_WHIST];
 }
 
 /*
@@ -384,6 +489,7 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 		   slot->pfn_plus1 == ev.pfn + 1) {
 		slot->pfn_plus1 = 0;
 	}
+	write_event(&m->files[fi], &ev);
 	if (!m->reconstruct)
 		return;
 	if (ev.kind == PCV_EV_ADD || ev.kind == PCV_EV_DB_MARK)
@@ -416,6 +522,17 @@ void pcv_model_tick(struct pcv_model *m, double now)
 			s->kswapd_cpu = 100.0 * (double)(s->kswapd_ticks - s->kswapd_prev_ticks) /
 					(double)s->ticks_per_s / dt;
 	}
+	/* the write timeline: the states pages were in or went through */
+	for (int i = 0; i < m->nfiles; i++) {
+		struct pcv_file *f = &m->files[i];
+		unsigned now_in = 0;
+
+		for (int w = PCV_W_DIRTY; w < PCV_W_N; w++)
+			now_in |= f->wcount[w] ? 1u << w : 0;
+		f->whist[m->ticks % PCV_WHIST] = (uint8_t)(f->wseen | now_in);
+		f->wseen = 0;
+	}
+	m->ticks++;
 	memcpy(m->ev_prev, m->ev_count, sizeof(m->ev_prev));
 	memcpy(s->vm_prev, s->vm, sizeof(s->vm_prev));
 	s->kswapd_prev_ticks = s->kswapd_ticks;
@@ -430,8 +547,11 @@ void pcv_model_reset_counts(struct pcv_model *m)
 	memset(m->db_end_pages, 0, sizeof(m->db_end_pages));
 	memset(m->ev_prev, 0, sizeof(m->ev_prev));
 	memset(m->ev_rate, 0, sizeof(m->ev_rate));
-	for (int i = 0; i < m->nfiles; i++)
+	for (int i = 0; i < m->nfiles; i++) {
 		memset(m->files[i].events, 0, sizeof(m->files[i].events));
+		memset(m->files[i].wto, 0, sizeof(m->files[i].wto));
+		memset(m->files[i].wkept, 0, sizeof(m->files[i].wkept));
+	}
 	m->unattributed = 0;
 	m->lost = 0;
 	m->ring_len = 0;
@@ -532,6 +652,14 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 			 "%s: uncached %s of %llu bytes at %llu: marked %u served %u dropped %u kept %u",
 			 name_of(m, ev, nb, sizeof(nb)), rw, (unsigned long long)ev->nr_pages,
 			 (unsigned long long)ev->index, ev->arg[1], ev->arg[2], ev->arg[3], ev->arg[4]);
+		break;
+	case PCV_EV_WB_START:
+		snprintf(buf, len, "%s: writeback starts (dirty pages go under writeback)",
+			 name_of(m, ev, nb, sizeof(nb)));
+		break;
+	case PCV_EV_WB_END:
+		snprintf(buf, len, "%s: writeback done (no page under writeback)",
+			 name_of(m, ev, nb, sizeof(nb)));
 		break;
 	default:
 		snprintf(buf, len, "unknown event");

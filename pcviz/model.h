@@ -44,6 +44,8 @@ enum pcv_kind {
 	PCV_EV_DB_CLAIM,	/* filemap:dropbehind_claim */
 	PCV_EV_DB_END,		/* filemap:dropbehind_end */
 	PCV_EV_DB_CALL,		/* filemap:dropbehind_call */
+	PCV_EV_WB_START,	/* writeback:sb_mark_inode_writeback (a file's first folio under writeback) */
+	PCV_EV_WB_END,		/* writeback:sb_clear_inode_writeback (its last folio written) */
 	PCV_EV_NKINDS
 };
 
@@ -56,8 +58,27 @@ extern const char *const pcv_kind_name[PCV_EV_NKINDS];
 extern const char *const pcv_db_when[PCV_DB_NWHEN];
 extern const char *const pcv_db_result[PCV_DB_NRESULT];
 
-/* dropbehind_end's result, as in the kernel's enum dropbehind_result */
-enum { PCV_DB_DROPPED = 0 };
+/* dropbehind_end's when and result, as in the kernel's enums */
+enum { PCV_DB_READ = 0 };
+enum { PCV_DB_DROPPED = 0, PCV_DB_DIRTY = 4, PCV_DB_WRITEBACK = 5, PCV_DB_IRQ = 9 };
+
+/*
+ * A page's write state (the write timeline), in the order of the write
+ * path: dirtied (writeback_dirty_folio, or an uncached write's mark or
+ * serve), under writeback (all its file's dirty pages when the file's
+ * first folio goes under writeback, sb_mark_inode_writeback), clean (its
+ * file's writeback done, sb_clear_inode_writeback, or its own
+ * dropbehind_end after writeback), then dropped or kept (dropbehind_end's
+ * result).  NONE: no write seen.
+ */
+enum pcv_wstate { PCV_W_NONE, PCV_W_DIRTY, PCV_W_WRITEBACK, PCV_W_CLEAN, PCV_W_DROPPED,
+		  PCV_W_KEPT, PCV_W_N };
+/* "dirty", "writeback", "clean", "dropped", "kept" (batch columns wr_<name>, wr_to_<name>) */
+extern const char *const pcv_wstate_name[PCV_W_N];
+/* Intervals of the write timeline kept per file */
+#define PCV_WHIST 512
+/* Pages of a file whose write state is kept (a byte each): 64 GiB */
+#define PCV_WMAX_PAGES (1ull << 24)
 
 /*
  * One decoded event.  dev is the kernel's encoding (major << 20 | minor),
@@ -115,6 +136,23 @@ struct pcv_file {
 	struct pcv_cell *cells;
 	/* replay and synthetic sources: which pages are cached, bit per page */
 	uint64_t *bitmap;
+	/*
+	 * Write state (enum pcv_wstate), a byte per page of [0, wpages), from
+	 * the file's first write event on (NULL before); pages with a state
+	 * are all in [wlo, whi).  wcount: pages in each state now; wto: pages
+	 * that went into each state (transitions); wkept: pages kept, by
+	 * dropbehind_end result.
+	 */
+	uint8_t *wstate;
+	uint64_t wpages, wlo, whi;
+	uint64_t wcount[PCV_W_N], wto[PCV_W_N], wkept[PCV_DB_NRESULT];
+	/*
+	 * The timeline: per interval, a bit (1 << state) for each state pages
+	 * were in or went through; whist[(m->ticks - 1 - i) % PCV_WHIST] is
+	 * the i-th latest interval.  wseen gathers the current one.
+	 */
+	uint8_t whist[PCV_WHIST];
+	uint8_t wseen;
 };
 
 /* The /proc/vmstat counters pcviz reads, in the order of pcv_system.vm[]. */
@@ -157,6 +195,7 @@ struct pcv_model {
 	struct pcv_system sys;
 	double now, prev_now;	/* seconds: source's clock */
 	double t0;		/* when counting started */
+	uint64_t ticks;		/* intervals ended (the write timeline's clock) */
 	bool primed;		/* a first tick happened: rates can be computed */
 	/* events */
 	bool events_on;
@@ -208,7 +247,7 @@ uint64_t pcv_cell_range(const struct pcv_file *f, unsigned i, uint64_t *start);
 void pcv_cell_set(struct pcv_cell *c, const struct pcv_res *r);
 /* Keeps a bit per page (replay, synthetic); returns -1 without memory. */
 int pcv_file_track_pages(struct pcv_file *f);
-/* Residency of the cells from the page bitmap. */
+/* Residency of the cells from the page bitmap (dirty and writeback from the write state). */
 void pcv_file_from_bitmap(struct pcv_file *f);
 void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 
@@ -218,6 +257,8 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 void pcv_model_tick(struct pcv_model *m, double now);
 /* Zeroes counts (key r), keeps residency. */
 void pcv_model_reset_counts(struct pcv_model *m);
+/* The write state of interval i of a file's timeline (0 = latest), as a mask of 1 << state. */
+unsigned pcv_file_wmask(const struct pcv_model *m, const struct pcv_file *f, uint64_t i);
 /* Sum of the watched files' residency. */
 struct pcv_res pcv_model_total(const struct pcv_model *m);
 

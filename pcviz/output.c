@@ -10,7 +10,7 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (33 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT)
+#define MAX_VALUES (33 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
 
 /* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
 static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
@@ -94,6 +94,17 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	for (int r = 0; r < PCV_DB_NRESULT; r++)
 		pclab_table_add(t, PCLAB_UINT, "db_end_pages_%s", pcv_db_result[r])->u =
 			m->db_end_pages[r];
+	/* the write timeline: pages in each write state now, and that went into it */
+	for (int w = PCV_W_DIRTY; w < PCV_W_N; w++) {
+		uint64_t now = 0, to = 0;
+
+		for (int i = 0; i < m->nfiles; i++) {
+			now += m->files[i].wcount[w];
+			to += m->files[i].wto[w];
+		}
+		pclab_table_add(t, PCLAB_UINT, "wr_%s", pcv_wstate_name[w])->u = now;
+		pclab_table_add(t, PCLAB_UINT, "wr_to_%s", pcv_wstate_name[w])->u = to;
+	}
 	pclab_add_uint(t, "lost", m->lost);
 	pclab_add_uint(t, "unattributed", m->unattributed);
 	pclab_add_real(t, "refresh_us", 3, m->refresh_us);
@@ -154,6 +165,9 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 				",\"evicted\":%" PRIu64 ",\"recently_evicted\":%" PRIu64,
 				f->total.cached, f->total.dirty, f->total.writeback, f->total.evicted,
 				f->total.recently_evicted);
+		for (int w = PCV_W_DIRTY; w < PCV_W_N; w++)
+			fprintf(out, ",\"wr_%s\":%" PRIu64 ",\"wr_to_%s\":%" PRIu64, pcv_wstate_name[w],
+				f->wcount[w], pcv_wstate_name[w], f->wto[w]);
 		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
 		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);

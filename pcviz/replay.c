@@ -45,7 +45,8 @@ struct replay {
 /* Does e claim pages of a file (it sizes the file and may be tracked)? */
 static bool claims_pages(const struct pcv_event *e)
 {
-	return e->dev && e->ino && e->kind != PCV_EV_DB_CALL;
+	return e->dev && e->ino && e->kind != PCV_EV_DB_CALL && e->kind != PCV_EV_WB_START &&
+	       e->kind != PCV_EV_WB_END;
 }
 
 static int collect(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)

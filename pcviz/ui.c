@@ -19,8 +19,8 @@
 #define MIN_COLS 60
 #define MIN_LINES 16
 
-enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, NVIEWS };
-static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events" };
+enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, VIEW_TIMELINE, NVIEWS };
+static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events", "timeline" };
 enum { SORT_NAME, SORT_CACHED, SORT_SIZE, NSORTS };
 static const char *const sort_name[NSORTS] = { "name", "cached", "size" };
 enum { C_CACHED = 1, C_DIRTY, C_WRITEBACK, C_TITLE, C_ALERT };
@@ -108,6 +108,7 @@ static void key_overview(struct ui *u) { u->view = VIEW_OVERVIEW; }
 static void key_map(struct ui *u) { u->view = VIEW_MAP; }
 static void key_system(struct ui *u) { u->view = VIEW_SYSTEM; }
 static void key_events(struct ui *u) { u->view = VIEW_EVENTS; }
+static void key_timeline(struct ui *u) { u->view = VIEW_TIMELINE; }
 static void key_help(struct ui *u) { u->help = true; }
 static void key_reset(struct ui *u)
 {
@@ -218,11 +219,12 @@ static const struct key {
 } keys[] = {
 	{ 'q', 'Q', "q", "quit", key_quit },
 	{ ' ', 'p', "space p", "pause or resume", key_pause },
-	{ '\t', 'v', "tab v", "next view (overview, map, system, events)", key_next_view },
+	{ '\t', 'v', "tab v", "next view (overview, map, ..., timeline)", key_next_view },
 	{ '1', 0, "1", "overview: map, system and events", key_overview },
 	{ '2', 0, "2", "the map, with the list of files", key_map },
 	{ '3', 0, "3", "the system panel", key_system },
 	{ '4', 0, "4", "the events panel, with a long log", key_events },
+	{ '5', 0, "5", "the write timeline of each file's pages", key_timeline },
 	{ '+', '=', "+", "zoom the map in", key_zoom_in },
 	{ '-', '_', "-", "zoom the map out", key_zoom_out },
 	{ KEY_LEFT, '[', "<- [", "pan the zoomed map left", key_left },
@@ -456,6 +458,75 @@ static void draw_events(struct ui *u, const struct run *r, int y, int x, int h, 
 	}
 }
 
+/* The write states as the timeline draws them: glyph, colour, words of the legend */
+static const struct {
+	const char *glyph, *words;
+	short pair;
+} wglyph[PCV_W_N] = {
+	[PCV_W_DIRTY] = { "D", "dirty", C_DIRTY },
+	[PCV_W_WRITEBACK] = { "W", "under writeback", C_WRITEBACK },
+	[PCV_W_CLEAN] = { "C", "clean", C_CACHED },
+	[PCV_W_DROPPED] = { "X", "dropped", C_ALERT },
+	[PCV_W_KEPT] = { "K", "kept", C_TITLE },
+};
+
+/* One file's strips: a line of numbers, then a row per write state, newest interval right */
+static int draw_strips(struct ui *u, const struct run *r, const struct pcv_file *f, bool sel,
+		       int y, int x, int rows, int w)
+{
+	const struct pcv_model *m = r->m;
+	int sw = w - 10, row = 0;
+	char line[256], kept[128] = "";
+	size_t used = 0;
+
+	for (int k = 0; k < PCV_DB_NRESULT && used < sizeof(kept); k++)
+		if (f->wkept[k])
+			used += (size_t)snprintf(kept + used, sizeof(kept) - used, "%s%s %llu",
+						 used ? ", " : " (", pcv_db_result[k],
+						 (unsigned long long)f->wkept[k]);
+	if (used && used < sizeof(kept) - 1)
+		snprintf(kept + used, sizeof(kept) - used, ")");
+	used = 0;
+	for (int s = PCV_W_DIRTY; s < PCV_W_N && used < sizeof(line); s++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "  %s %llu/%llu",
+					 pcv_wstate_name[s], (unsigned long long)f->wcount[s],
+					 (unsigned long long)f->wto[s]);
+	put(y + row++, x, w, sel ? A_REVERSE : A_BOLD, "%c %s%s%s", sel ? '>' : ' ', f->path,
+	    f->wstate ? line : "  no write seen", kept);
+	for (int s = PCV_W_DIRTY; s < PCV_W_N && f->wstate && row < rows; s++, row++) {
+		put(y + row, x, 10, colour(u, wglyph[s].pair), "%9s", pcv_wstate_name[s]);
+		for (int c = 0; c < sw; c++) {
+			uint64_t i = (uint64_t)(sw - 1 - c);
+			bool known = i < m->ticks && i < PCV_WHIST;
+			attr_t a = pcv_file_wmask(m, f, i) & 1u << s ?
+				   colour(u, wglyph[s].pair) | A_BOLD : A_DIM;
+
+			put(y + row, x + 10 + c, 1, a, "%s", !known ? " " :
+			    pcv_file_wmask(m, f, i) & 1u << s ? wglyph[s].glyph : ".");
+		}
+	}
+	return row;
+}
+
+static void draw_timeline(struct ui *u, const struct run *r, int y, int x, int h, int w)
+{
+	int order[PCV_MAX_FILES], n = sorted(u, r, order), pos = 0, row = 1;
+	double secs = r->src->realtime ? u->o->interval : u->o->interval * u->speed;
+	char legend[256];
+	size_t used = 0;
+
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD,
+	    "Write timeline  (pages now/went into each state; n/N select)");
+	while (pos < n && order[pos] != r->sel)
+		pos++;
+	for (int i = pos; i < n && row < h - 1; i++)
+		row += draw_strips(u, r, &r->m->files[order[i]], i == pos, y + row, x, h - 1 - row, w);
+	for (int s = PCV_W_DIRTY; s < PCV_W_N && used < sizeof(legend); s++)
+		used += (size_t)snprintf(legend + used, sizeof(legend) - used, "%s %s, ",
+					 wglyph[s].glyph, wglyph[s].words);
+	put(y + h - 1, x, w, A_DIM, "%s. none; a column %.3gs, newest right", legend, secs);
+}
+
 static void draw_help(void)
 {
 	int n = (int)(sizeof(keys) / sizeof(keys[0])), h = n + 4, w = 60;
@@ -535,6 +606,9 @@ static void draw_column(struct ui *u, int i)
 		break;
 	case VIEW_SYSTEM:
 		draw_system(u, r, y, x, h, w);
+		break;
+	case VIEW_TIMELINE:
+		draw_timeline(u, r, y, x, h, w);
 		break;
 	default:
 		draw_events(u, r, y, x, h, w);

@@ -634,6 +634,123 @@ static void test_options(void)
 	}
 }
 
+/* A dropbehind_end of pages [index, index + nr) after writeback (when) with a result */
+static void feed_end(uint64_t ino, uint64_t index, uint64_t nr, uint32_t when, uint32_t result)
+{
+	struct pcv_event e = ev(PCV_EV_DB_END, ino, index, nr, 0);
+
+	e.arg[0] = when;
+	e.arg[1] = result;
+	feed(e);
+}
+
+/* Are the pages per write state (a file's wcount or wto) these? */
+static bool wis(const uint64_t *w, uint64_t dirty, uint64_t wb, uint64_t clean, uint64_t dropped,
+		uint64_t kept)
+{
+	return w[PCV_W_DIRTY] == dirty && w[PCV_W_WRITEBACK] == wb && w[PCV_W_CLEAN] == clean &&
+	       w[PCV_W_DROPPED] == dropped && w[PCV_W_KEPT] == kept;
+}
+
+#define wcounts(f, ...) wis((f)->wcount, __VA_ARGS__)
+#define wtos(f, ...) wis((f)->wto, __VA_ARGS__)
+
+static void test_write_states(void)
+{
+	enum { AFTER_WB = 1, AFTER_IRQ = 2 };
+	const unsigned all = 1u << PCV_W_DIRTY | 1u << PCV_W_WRITEBACK | 1u << PCV_W_CLEAN |
+			     1u << PCV_W_DROPPED;
+	struct pcv_file *u, *b, *q;
+	struct pcv_event e;
+	uint64_t pan = 0;
+
+	pcv_model_init(&M);
+	M.reconstruct = true;
+	pcv_model_add_file(&M, "uncached", 7 << 20 | 1, 12, 16 * 4096);
+	pcv_model_add_file(&M, "buffered", 7 << 20 | 1, 13, 16 * 4096);
+	pcv_model_add_file(&M, "irq", 7 << 20 | 1, 14, 16 * 4096);
+	u = &M.files[0];
+	b = &M.files[1];
+	q = &M.files[2];
+	for (int i = 0; i < 3; i++)
+		pcv_file_track_pages(&M.files[i]);
+	pcv_model_tick(&M, 0);
+	tap_ok(!u->wstate && wcounts(u, 0, 0, 0, 0, 0) && pcv_file_wmask(&M, u, 0) == 0,
+	       "write states: nothing before the first write");
+
+	/* an uncached write of 8 pages: marked (write), dirtied, written, dropped */
+	e = ev(PCV_EV_DB_MARK, 12, 0, 8, 0);
+	e.arg[0] = 1;
+	feed(e);
+	for (uint64_t i = 0; i < 8; i++)
+		feed(ev(PCV_EV_DIRTY, 12, i, 0, 0));
+	tap_ok(wcounts(u, 8, 0, 0, 0, 0) && wtos(u, 8, 0, 0, 0, 0),
+	       "uncached write: 8 pages dirty, once each (mark and dirty event)");
+	pcv_file_from_bitmap(u);
+	tap_ok(u->total.dirty == 8 && u->total.writeback == 0, "replay: dirty pages in the totals");
+	feed(ev(PCV_EV_WB_START, 12, 0, 0, 0));
+	tap_ok(wcounts(u, 0, 8, 0, 0, 0) && wtos(u, 8, 8, 0, 0, 0),
+	       "writeback starts: the 8 dirty pages go under writeback");
+	pcv_file_layout(u, 2, 0, &pan);
+	pcv_file_from_bitmap(u);
+	tap_ok(u->total.writeback == 8 && u->cells[0].r.writeback == 8 && u->cells[1].r.writeback == 0,
+	       "replay: writeback pages in the totals and the cells (8 0)");
+	feed_end(12, 0, 6, AFTER_WB, PCV_DB_DROPPED);
+	tap_ok(wcounts(u, 0, 2, 0, 6, 0) && wtos(u, 8, 8, 6, 6, 0),
+	       "6 pages' writeback done and dropped: clean, then dropped");
+	feed(ev(PCV_EV_WB_END, 12, 0, 0, 0));
+	tap_ok(wcounts(u, 0, 0, 2, 6, 0), "the file's writeback done: the other 2 clean");
+	feed_end(12, 6, 2, AFTER_WB, PCV_DB_DROPPED);
+	tap_ok(wcounts(u, 0, 0, 0, 8, 0) && wtos(u, 8, 8, 8, 8, 0),
+	       "uncached write: 8 pages went dirty, writeback, clean, dropped");
+
+	/* a buffered write of 4 pages: dirty, writeback, clean; no drop */
+	for (uint64_t i = 4; i < 8; i++)
+		feed(ev(PCV_EV_DIRTY, 13, i, 0, 0));
+	feed(ev(PCV_EV_WB_START, 13, 0, 0, 0));
+	feed(ev(PCV_EV_DIRTY, 13, 9, 0, 0));	/* dirtied during writeback: waits for the next */
+	feed(ev(PCV_EV_WB_END, 13, 0, 0, 0));
+	tap_ok(wcounts(b, 1, 0, 4, 0, 0) && wtos(b, 5, 4, 4, 0, 0),
+	       "buffered write: 4 pages dirty, writeback, clean; 1 dirtied meanwhile still dirty");
+
+	/* uncached writes completed in interrupt context: kept (irq), and kept (claimed) */
+	e = ev(PCV_EV_DB_MARK, 14, 0, 4, 0);
+	e.arg[0] = 1;
+	feed(e);
+	feed(ev(PCV_EV_WB_START, 14, 0, 0, 0));
+	feed_end(14, 0, 3, AFTER_IRQ, PCV_DB_IRQ);
+	feed_end(14, 3, 1, AFTER_WB, 2 /* claimed */);
+	tap_ok(wcounts(q, 0, 0, 0, 0, 4) && wtos(q, 4, 4, 4, 0, 4) && q->wkept[PCV_DB_IRQ] == 3 &&
+	       q->wkept[2] == 1 && M.db_end_pages[PCV_DB_IRQ] == 3,
+	       "IRQ-completed writeback: 3 pages kept (irq), 1 kept (claimed)");
+	feed_end(14, 0, 4, 0 /* after read */, PCV_DB_DROPPED);
+	tap_ok(wcounts(q, 0, 0, 0, 0, 4), "a read's drop-behind is no write state");
+	feed_end(14, 0, 1, AFTER_WB, PCV_DB_DIRTY);
+	tap_ok(wcounts(q, 1, 0, 0, 0, 3) && q->wto[PCV_W_DIRTY] == 5,
+	       "kept but written again (result dirty): dirty again");
+	feed(ev(PCV_EV_DIRTY, 14, 1u << 30, 0, 0));	/* past the file's end: ignored */
+	e = ev(PCV_EV_DB_MARK, 14, 2, UINT64_MAX, 0);	/* a hostile page count: clamped */
+	e.arg[0] = 1;
+	feed(e);
+	tap_ok(wcounts(q, 15, 0, 0, 0, 1), "write events past the end are clamped (15 dirty)");
+
+	/* the timeline: the states each interval saw */
+	pcv_model_tick(&M, 1);
+	tap_ok(pcv_file_wmask(&M, u, 0) == all && pcv_file_wmask(&M, u, 1) == 0,
+	       "timeline: the uncached write's interval saw dirty, writeback, clean, dropped");
+	tap_ok(pcv_file_wmask(&M, b, 0) == (1u << PCV_W_DIRTY | 1u << PCV_W_WRITEBACK |
+					   1u << PCV_W_CLEAN),
+	       "timeline: the buffered write's saw dirty, writeback, clean");
+	pcv_model_tick(&M, 2);
+	tap_ok(pcv_file_wmask(&M, u, 0) == 1u << PCV_W_DROPPED &&
+	       pcv_file_wmask(&M, u, 1) == all && pcv_file_wmask(&M, u, PCV_WHIST) == 0,
+	       "timeline: next interval, the pages are still dropped; the history moves left");
+	pcv_model_reset_counts(&M);
+	tap_ok(wtos(u, 0, 0, 0, 0, 0) && wcounts(u, 0, 0, 0, 8, 0),
+	       "reset: transitions zeroed, states kept");
+	pcv_model_free(&M);
+}
+
 int main(int argc, char **argv)
 {
 	test_parsers();
@@ -641,6 +758,7 @@ int main(int argc, char **argv)
 	test_cells();
 	test_events();
 	test_reconstruct();
+	test_write_states();
 	if (argc > 1)
 		test_residency(argv[1]);
 	else

@@ -389,6 +389,63 @@ else
 	skip "the static guest build refuses --compare" "not built"
 fi
 
+# the write timeline on a recorded trace with writes (tests/fixtures/replay/
+# writes.dat, see README there): a 256 KiB uncached write and fsync of a
+# (ino 12), a 256 KiB buffered write of b (ino 13), sync.  Its expected
+# transitions, counted from trace-cmd report's text when trace-cmd is here
+# (the numbers below are that count, for hosts without it), against
+# pcviz's per-file batch counts.
+w=$fixtures/writes.dat
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$w" >"$tmp/writes.txt" 2>/dev/null
+	# pages dirtied (mark of a write or writeback_dirty_folio, distinct),
+	# pages whose drop-behind ended dropped after writeback, per inode
+	expect=$(python3 -c 'import re, sys
+dirty, dropped, wbs = {}, {}, {}
+for l in open(sys.argv[1]):
+	m = re.search(r"dropbehind_mark: +dev \S+ ino (\w+) index (\d+) pages (\d+) write$", l)
+	if m:
+		for p in range(int(m[3])):
+			dirty.setdefault(int(m[1], 16), set()).add(int(m[2]) + p)
+	m = re.search(r"writeback_dirty_folio: .* ino=(\d+) index=(\d+)", l)
+	if m:
+		dirty.setdefault(int(m[1]), set()).add(int(m[2]))
+	m = re.search(r"dropbehind_end: +dev \S+ ino (\w+) index \d+ pages (\d+) after (writeback|fsync): dropped", l)
+	if m:
+		dropped[int(m[1], 16)] = dropped.get(int(m[1], 16), 0) + int(m[2])
+	m = re.search(r"sb_mark_inode_writeback: dev 254,16 ino (\d+)", l)
+	if m:
+		wbs[int(m[1])] = wbs.get(int(m[1]), 0) + 1
+print(*[f(i) for i in (12, 13) for f in (lambda i: len(dirty.get(i, ())), lambda i: dropped.get(i, 0), lambda i: wbs.get(i, 0))])
+' "$tmp/writes.txt")
+	is "$expect" "64 64 1 64 0 1" "writes.dat by trace-cmd report: a, b dirtied, dropped, writeback starts"
+else
+	skip "writes.dat by trace-cmd report: a, b dirtied, dropped, writeback starts" "no trace-cmd"
+fi
+"$bin" --replay "$w" -i 0.01 --json >"$tmp/w.json" 2>"$tmp/err"
+is "$?,$(wc -c <"$tmp/err")" "0,0" "--replay of a trace with writes: status 0, nothing on stderr"
+ok "python3 -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+def f(o, ino): return [p for p in o[\"per_file\"] if p[\"path\"] == \"dev 254:16 ino %d\" % ino][0]
+a, b = f(lines[-1], 12), f(lines[-1], 13)
+went = lambda p: [p[\"wr_to_\" + s] for s in (\"dirty\", \"writeback\", \"clean\", \"dropped\", \"kept\")]
+now = lambda p: [p[\"wr_\" + s] for s in (\"dirty\", \"writeback\", \"clean\", \"dropped\", \"kept\")]
+assert went(a) == [64, 64, 64, 64, 0] and now(a) == [0, 0, 0, 64, 0], (went(a), now(a))
+assert went(b) == [64, 64, 64, 0, 0] and now(b) == [0, 0, 64, 0, 0], (went(b), now(b))
+' '$tmp/w.json'" "... uncached a: 64 pages dirty, writeback, clean, dropped; buffered b: 64 dirty, writeback, clean"
+ok "python3 -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+def f(o, ino): return [p for p in o[\"per_file\"] if p[\"path\"] == \"dev 254:16 ino %d\" % ino][0]
+assert [max(f(o, ino)[\"dirty\"] for o in lines) for ino in (12, 13)] == [64, 64]
+assert max(f(o, 12)[\"writeback\"] for o in lines) == 64
+assert max(o[\"wr_dirty\"] for o in lines) > 0 and lines[-1][\"wr_dirty\"] == 0
+' '$tmp/w.json'" "... the replay rebuilds dirty (64 pages of a, of b) and writeback pages (64 of a)"
+"$bin" --replay "$w" -i 0.01 >"$tmp/w.csv" 2>/dev/null
+is "$(field wr_to_dropped "$tmp/w.csv" 9999),$(field wr_dropped "$tmp/w.csv" 9999)" "64,64" \
+	"... CSV columns wr_to_dropped, wr_dropped: 64, 64 at the end"
+ok "head -n 1 '$tmp/w.csv' | grep -q ',wr_dirty,wr_to_dirty,wr_writeback,wr_to_writeback,wr_clean,wr_to_clean,wr_dropped,wr_to_dropped,wr_kept,wr_to_kept,lost,'" \
+	"... the write-state columns, before lost"
+
 # the build: a second make does nothing
 ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \
 	"pcviz is up to date after make: a second make does nothing"

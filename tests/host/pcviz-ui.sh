@@ -2,7 +2,8 @@
 # pcviz's live views, driven through tmux with the synthetic source: the
 # panels, help, pause and single steps, views, zoom, sort, resize and a
 # terminal too small, quit, SIGTERM, NO_COLOR and the ASCII fallback; two
-# recorded traces compared side by side (--compare).
+# recorded traces compared side by side (--compare); the write timeline of
+# a recorded trace with writes.
 # No tracing: the synthetic source has no tracefs.
 set -u
 # shellcheck source=../lib/tap.sh
@@ -120,6 +121,10 @@ key ui 4
 check "4: the events view" wait_for ui 'view: events'
 check "... a log of events in words" wait_for ui 'added to the cache|removed from the cache|after read: dropped'
 key ui Tab
+check "tab: the write timeline after the events" wait_for ui 'view: timeline'
+check "... a strip per file, with its legend" \
+	has ui '^Write timeline' '^> synthetic/file  no write seen' '^D dirty, W under writeback, C clean, X dropped, K kept'
+key ui Tab
 check "tab cycles back to the overview" wait_for ui 'view: overview'
 key ui +
 check "+ zooms in" wait_for ui 'zoom x2'
@@ -206,6 +211,34 @@ check "... where the runs end alike: every page cached in both" \
 	has cmp '^cached 64/64 pages .*cached 64/64 pages '
 key cmp q
 check "q quits with status 0" wait_for cmp 'EXIT=0'
+
+# the write timeline of a trace with writes (tests/fixtures/replay/writes.dat):
+# an uncached write and fsync of ino 12, a buffered write of ino 13, sync
+start wt 120 40 -- --replay "$fixtures/writes.dat" -i 0.1 --speed 0.5 --ascii
+check "writes.dat replays to its end" wait_for wt 'END OF TRACE'
+key wt 5
+check "5: the write timeline" wait_for wt 'view: timeline'
+key wt n
+key wt n
+key wt n
+key wt n
+check "... the uncached write's file selected (n), its numbers: 64 went through each state, dropped" \
+	wait_for wt '^> dev 254:16 ino 12  dirty 0/64  writeback 0/64  clean 0/64  dropped 64/64  kept 0/0'
+screen wt >"$tmp/wt"
+strip() { awk -v s="$1" -v n="$2" '$1 == s && ++seen[s] == n { print }' "$tmp/wt"; }
+check "... its strips show every state: dirty, writeback, clean, dropped" eval \
+	"strip dirty 1 | grep -q D && strip writeback 1 | grep -q W && strip clean 1 | grep -q C &&
+	 strip dropped 1 | grep -q X && ! strip kept 1 | grep -q K"
+check "... the buffered write's file: dirty, writeback, clean, neither dropped nor kept" eval \
+	"grep -q '^  dev 254:16 ino 13  dirty 0/64  writeback 0/64  clean 64/64  dropped 0/0  kept 0/0' '$tmp/wt' &&
+	 strip dirty 2 | grep -q D && strip writeback 2 | grep -q W && strip clean 2 | grep -q C &&
+	 ! strip dropped 2 | grep -q X"
+check "... and the legend" grep -q '^D dirty, W under writeback, C clean, X dropped, K kept, \. none' "$tmp/wt"
+key wt '?'
+check "the help lists key 5, the write timeline" wait_for wt '5 +the write timeline'
+key wt q
+key wt q
+check "q quits with status 0" wait_for wt 'EXIT=0'
 start cmpbad 100 30 -- --compare "$fixtures/v6.dat" "$tmp/missing.dat"
 check "--compare with the second trace missing: one line naming it, status 1" \
 	wait_for cmpbad '^pcviz: .*/missing\.dat: No such file or directory'
