@@ -92,7 +92,7 @@ EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exer
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series \
 	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
-	kernel-export kernel-exercise kernel-reset grade-kernel
+	kernel-export kernel-exercise kernel-reset grade-kernel lab7
 
 all: kernel initramfs
 
@@ -104,7 +104,8 @@ help:
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make grade-lab1 ...  grade a lab'"'"'s last run again (no boot); make grade: all, one score'
 	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
-	@echo '  make grade-ucat, make grade-ucp  build and grade your exercise (labs/exercises/README.md);'
+	@echo '  make lab7 (= make grade-backup)  the capstone: your backup beside a hot service (labs/lab7/README.md)'
+	@echo '  make grade-ucat, make grade-ucp, make grade-backup  build and grade your exercise (labs/exercises/README.md);'
 	@echo '                   SOLUTION=1 grades the reference solution, EXERCISE_SRC=FILE another source'
 	@echo '  make kernel EXERCISE=NAME  the kernel track: the debug kernel with a bug to find and fix'
 	@echo '                   (labs/kernel-exercises/README.md); make grade-kernel EXERCISE=NAME grades it,'
@@ -433,6 +434,9 @@ $(COMPARE_LABS): %-compare: | $(DEPS_STAMP)
 
 # Every lab in order; a failing self-check stops the series.
 labs: $(LABS)
+
+# Lab 7, the capstone, is graded as the exercise backup (labs/lab7/README.md)
+lab7: grade-backup
 
 # --- Exercises ---------------------------------------------------------------
 

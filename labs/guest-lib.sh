@@ -26,6 +26,10 @@
 #                               move a process in with
 #                               echo PID >/sys/fs/cgroup/GROUP/cgroup.procs
 #   vm_counter NAME             the counter NAME of /proc/vmstat
+#   meminfo_mib KEY             the line KEY of /proc/meminfo (MemTotal,
+#                               MemAvailable, ...), MiB
+#   cached FILE                 FILE's pages in the page cache (cachestat),
+#                               -1 if it cannot say (no FILE)
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
 #                               disk under $dir (1 and 3: reads and their
 #                               sectors, 5 and 7: writes, 16: cache flushes)
@@ -36,7 +40,10 @@
 out=/results
 fs=${LAB_FS:-ext4}
 dir=/mnt/$fs
-mem_mib=$(awk '$1 == "MemTotal:" { print int($2 / 1024) }' /proc/meminfo)
+meminfo_mib() {
+	awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo
+}
+mem_mib=$(meminfo_mib MemTotal)
 data_mib=${LAB_DATA_MIB:-$((mem_mib * 10))}
 secs=${LAB_SECONDS:-10}
 
@@ -58,6 +65,10 @@ disk_stat() {
 
 vm_counter() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+cached() {
+	pclab-rw -S -O cached -n "$1" 2>/dev/null || echo -1
 }
 
 cold() {
@@ -134,35 +145,50 @@ together() {
 	rm -f /tmp/together.*.json
 }
 
-# noisy NAME MODE HOT BIG: a latency-sensitive reader (random 4 KiB reads
-# of HOT at 500 per second, counting page-cache hits) beside a 1 MiB
-# streaming reader of all of BIG in mode MODE, for as long as the stream
-# takes; alone (MODE none) for $secs seconds.  The stream is sized by data,
-# not time: BIG, several times RAM, must pass through the cache whatever
-# the machine's speed.  HOT is read twice first, so it starts cached and on
-# the active list.  Records facts NAME-hot, NAME-stream (iolab summaries)
-# and NAME.resident (the hot set's cached pages before and after), and the
-# logs NAME-hot.csv and NAME-stream.csv.
-noisy() {
+# beside NAME HOT [COMMAND...]: a latency-sensitive reader (random 4 KiB
+# reads of HOT at 500 per second, counting page-cache hits) beside COMMAND,
+# for as long as COMMAND takes; with no COMMAND, alone for $secs seconds.
+# HOT is read twice first, after a cold cache, so it starts cached and on
+# the active list.  Records facts NAME-hot (iolab's summary) and
+# NAME.resident (the hot set's cached pages before and after) and the log
+# NAME-hot.csv; returns COMMAND's status.
+beside() {
+	# names of their own: COMMAND may be a function that sets name or hot
+	beside_name=$1 beside_hot=$2
+	shift 2
 	cold
-	cat "$3" >/dev/null
-	cat "$3" >/dev/null
-	h0=$(pclab-rw -S -O cached -n "$3")
-	if [ "$2" = none ]; then
-		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$1-hot.csv" "$3" >/tmp/noisy-hot.json
+	cat "$beside_hot" >/dev/null
+	cat "$beside_hot" >/dev/null
+	h0=$(cached "$beside_hot")
+	beside_status=0
+	if [ $# -eq 0 ]; then
+		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$beside_name-hot.csv" "$beside_hot" >/tmp/beside-hot.json
 	else
-		# the hot reader runs until the stream is done (SIGINT ends it
-		# with its summary)
-		iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$1-hot.csv" "$3" \
-			>/tmp/noisy-hot.json &
+		# the hot reader runs until COMMAND is done (SIGINT ends it with
+		# its summary)
+		iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$beside_name-hot.csv" "$beside_hot" >/tmp/beside-hot.json &
 		reader=$!
-		measure "$1-stream" -m "$2" -b 1M "$4"
+		"$@" || beside_status=$?
 		kill -INT "$reader"
 		wait "$reader"
 	fi
-	fact "$1-hot" "$(cat /tmp/noisy-hot.json)"
-	h1=$(pclab-rw -S -O cached -n "$3")
-	fact "$1.resident" "{\"before\": $h0, \"after\": $h1}"
-	say "  $1: hot reader hit $(json "$1-hot" hit_pct)%, p99 $(json "$1-hot" lat_us.p99) us;" \
+	fact "$beside_name-hot" "$(cat /tmp/beside-hot.json)"
+	h1=$(cached "$beside_hot")
+	fact "$beside_name.resident" "{\"before\": $h0, \"after\": $h1}"
+	say "  $beside_name: hot reader hit $(json "$beside_name-hot" hit_pct)%, p99 $(json "$beside_name-hot" lat_us.p99) us;" \
 		"hot set $h0 -> $h1 pages cached"
+	return "$beside_status"
+}
+
+# noisy NAME MODE HOT BIG: the hot reader of beside on HOT beside a 1 MiB
+# streaming reader of all of BIG in mode MODE (alone for MODE none).  The
+# stream is sized by data, not time: BIG, several times RAM, must pass
+# through the cache whatever the machine's speed.  Facts as beside's, and
+# NAME-stream (iolab's summary) with its log NAME-stream.csv.
+noisy() {
+	if [ "$2" = none ]; then
+		beside "$1" "$3"
+	else
+		beside "$1" "$3" measure "$1-stream" -m "$2" -b 1M "$4"
+	fi
 }

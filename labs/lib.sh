@@ -9,6 +9,12 @@
 #                           -e DIR: DIR is copied to /extra in the guest
 #                           (run-vm -e; the exercises bring the student's
 #                           program and their check script this way)
+#   exercise_vm             an exercise's boot (LAB is the exercise):
+#                           lab_vm with the program to grade,
+#                           EXERCISE_BIN (default
+#                           build/exercises/LAB/bin/LAB), on the guest's
+#                           PATH and labs/exercises/LAB/check.sh beside it
+#                           in /extra, which it runs
 #   lab_finished NAME       stop unless the guest recorded fact NAME (its
 #                           last)
 #   fact NAME [KEY]         the fact NAME the guest recorded in
@@ -18,6 +24,8 @@
 #                           KEY is "") of every fact of DIR/results.jsonl
 #                           whose name matches REGEX
 #   jget STEP KEY           fact STEP KEY (an iolab summary's field)
+#   fact_num NAME KEY       fact NAME KEY as a number for check: -1 if it
+#                           is missing, 1 for true, 0 for false
 #   trace_fact NAME TRACE   after the boot, on the host: the event counts of
 #                           TRACE (a trace.dat) as pcviz's replay decodes
 #                           them, recorded as fact NAME (GRADE=1: already
@@ -49,6 +57,9 @@
 #                           score; status 1 if a check failed
 #
 # LAB_RUN names the command that runs it, for messages (default: make LAB).
+# LAB_HANDOUT names the handout's directory under labs/, whose
+# predictions.txt and ANSWERS.md go with the run (default: LAB; an exercise
+# that is a lab's capstone names that lab).
 # Sizes come from the environment: LAB_DATA_MIB (default 10x guest RAM),
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
 # them small for `make check` (2x RAM, 3 s).  LAB_RESULTS moves the results directory.
@@ -98,7 +109,8 @@ lab_vm() {
 		while [ -e "$kept" ]; do kept=$kept+; done
 		mkdir -p "$results_root/$LAB.runs"
 		mv "$out" "$kept"
-		echo "$LAB: the previous run is kept in $kept (make $LAB-compare sets the runs side by side)"
+		echo "$LAB: the previous run is kept in $kept$(
+			[ ! -x "$top/labs/$LAB/run" ] || echo " (make $LAB-compare sets the runs side by side)")"
 	fi
 	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, LAB_FS=$LAB_FS)"
 	local v vars=""
@@ -131,6 +143,23 @@ run_fact() {
 		'{name: "run", value: {mem_mib: $mem, data_mib: $data, seconds: $secs, fs: $fs}}' >>"$results"
 }
 
+exercise_vm() {
+	local bin=${EXERCISE_BIN:-$top/build/exercises/$LAB/bin/$LAB}
+	if [ "${GRADE:-0}" = 1 ]; then
+		lab_vm /extra/check.sh
+		return
+	fi
+	[ -x "$bin" ] || { echo "$LAB: $bin is missing: ${LAB_RUN:-make grade-$LAB} builds it" >&2; exit 1; }
+	# what the guest gets: the program on its PATH, the check beside it
+	exercise_extra=$(mktemp -d)
+	trap 'rm -rf "$exercise_extra"' EXIT
+	mkdir "$exercise_extra/bin"
+	cp "$bin" "$exercise_extra/bin/$LAB"
+	cp "$top/labs/exercises/$LAB/check.sh" "$exercise_extra/check.sh"
+	echo "$LAB: grading $bin"
+	lab_vm -e "$exercise_extra" /extra/check.sh
+}
+
 lab_finished() {
 	[ "$(fact "$1")" != - ] || { echo "$LAB: the guest did not finish; see $out/console.log" >&2; exit 1; }
 }
@@ -154,6 +183,12 @@ facts() {
 
 jget() {
 	fact "$1" "$2"
+}
+
+fact_num() {
+	local v
+	v=$(fact "$1" "$2")
+	case "$v" in - | null) echo -1 ;; true) echo 1 ;; false) echo 0 ;; *) echo "$v" ;; esac
 }
 
 # Traces are decoded by one decoder, pcviz's, never by parsing report text.
@@ -309,16 +344,17 @@ csv_mean() {
 # question; the student answers in results/predictions/LAB.md, lines
 # "KEY: answer", before the run; the run script says what it measured for
 # KEY with "measured KEY VALUE", and lab_score prints both side by side.
-questions=$top/labs/$LAB/predictions.txt
-predictions=$results_root/predictions/$LAB.md
+handout=${LAB_HANDOUT:-$LAB}
+questions=$top/labs/$handout/predictions.txt
+predictions=$results_root/predictions/$handout.md
 declare -A measured_value=()
 
 predictions_template() {
 	[ -r "$questions" ] && [ ! -e "$predictions" ] || return 0
 	mkdir -p "$(dirname "$predictions")"
 	{
-		echo "# $LAB: your predictions, before you run it (labs/$LAB/README.md)."
-		echo "# Write each answer after the colon; make $LAB prints them beside"
+		echo "# $handout: your predictions, before you run it (labs/$handout/README.md)."
+		echo "# Write each answer after the colon; ${LAB_RUN:-make $LAB} prints them beside"
 		echo "# what it measured.  Lines starting with # are ignored."
 		local key question unit
 		while IFS='|' read -r key question unit; do
@@ -344,7 +380,7 @@ predictions_table() {
 		printf '  %-36s %12s %14s\n' "$key" "${guess:--}" "${measured_value[$key]:--} $unit"
 	done <"$questions"
 	[ ! -r "$predictions" ] || cp "$predictions" "$out/predictions.md"
-	echo "  (the reasoning: labs/$LAB/ANSWERS.md, after you have made up your mind)"
+	echo "  (the reasoning: labs/$handout/ANSWERS.md, after you have made up your mind)"
 }
 
 # Each check is also a line of $out/checks.jsonl, which labs/grade adds up.

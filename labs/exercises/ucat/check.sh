@@ -19,7 +19,6 @@ mount -t tmpfs -o size=64m tmpfs /mnt/tmpfs
 head -c "$size" /dev/urandom >/tmp/ucat.src
 want=$(sha256sum </tmp/ucat.src | cut -d' ' -f1)
 
-cached() { pclab-rw -S -O cached -n "$1" 2>/dev/null || echo -1; }
 # reported WHEN: the N of the student's "ucat: residency WHEN: N of M pages cached"
 reported() {
 	sed -n "s/^ucat: residency $1: \([0-9][0-9]*\) of [0-9][0-9]* pages cached\$/\1/p" /tmp/ucat.err |

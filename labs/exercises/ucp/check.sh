@@ -15,7 +15,6 @@ pages=$(((size + 4095) / 4096))
 head -c "$size" /dev/urandom >/tmp/ucp.src
 want=$(sha256sum </tmp/ucp.src | cut -d' ' -f1)
 
-cached() { pclab-rw -S -O cached -n "$1" 2>/dev/null || echo -1; }
 sum() {
 	if [ -f "$1" ]; then sha256sum <"$1" | cut -d' ' -f1; else echo missing; fi
 }
