@@ -271,9 +271,23 @@ static void run_uring(int fd, unsigned char *buf)
 }
 
 /*
- * One preadv2/pwritev2.  With --hits, a read first tries RWF_NOWAIT, which
- * succeeds only from the page cache: a full answer is a hit.
+ * Whether all of a block's pages are in the page cache, by cachestat(2)
+ * just before the read.  (Trying the read with RWF_NOWAIT first is not a
+ * test: a miss starts the I/O, and a device fast enough completes it
+ * before the kernel gives up, so cold pages counted as hits.)
  */
+static bool block_cached(int fd, long long block)
+{
+	long long page = sysconf(_SC_PAGESIZE);
+	long long off = block * o.bs;
+	struct pclab_cachestat cs;
+
+	if (pclab_cachestat(fd, off, o.bs, &cs))
+		die(o.file, strerror(errno));
+	return (long long)cs.nr_cache == (off + o.bs - 1) / page - off / page + 1;
+}
+
+/* One preadv2/pwritev2 */
 static long long sync_io(int fd, unsigned char *buf, long long block)
 {
 	struct iovec iov = { buf, o.bs };
@@ -282,13 +296,8 @@ static long long sync_io(int fd, unsigned char *buf, long long block)
 
 	if (o.write)
 		return pwritev2(fd, &iov, 1, block * o.bs, rwf);
-	if (o.hits) {
-		n = preadv2(fd, &iov, 1, block * o.bs, rwf | RWF_NOWAIT);
-		if (n == o.bs) {
-			r.hits++;
-			return n;
-		}
-	}
+	if (o.hits && block_cached(fd, block))
+		r.hits++;
 	n = preadv2(fd, &iov, 1, block * o.bs, rwf);
 	if (n > 0 && o.mode == FADVISE)
 		posix_fadvise(fd, block * o.bs, o.bs, POSIX_FADV_DONTNEED);
@@ -456,6 +465,9 @@ int main(int argc, char **argv)
 	r.nblocks = o.size / o.bs;
 	if (r.nblocks < 1)
 		die(o.file, "smaller than one block");
+	if (o.hits && file_cached_pages(fd) < 0)
+		die(o.file, errno == ENOSYS ? "--hits needs cachestat(2), Linux 6.5 or later" :
+			strerror(errno));
 	if (o.log) {
 		r.log = fopen(o.log, "w");
 		if (!r.log)
