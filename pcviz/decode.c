@@ -4,8 +4,12 @@
 
 #include "decode.h"
 
-/* field slots: dev, ino, index, nr_pages, pfn, arg[0..4] (PCV_NFIELDS in all) */
-enum { F_DEV, F_INO, F_INDEX, F_NR, F_PFN, F_ARG };
+/*
+ * field slots: dev, ino, index, nr_pages, pfn, arg[0..4], memcg, target,
+ * reclaimer, distance (PCV_NFIELDS in all)
+ */
+enum { F_DEV, F_INO, F_INDEX, F_NR, F_PFN, F_ARG, F_MEMCG = F_ARG + 5, F_TARGET, F_RECLAIMER,
+       F_DISTANCE };
 
 #define DB_FIELDS "s_dev", "i_ino", "index", "nr_pages", NULL
 
@@ -14,6 +18,11 @@ const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
 	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
 	{ "filemap", "mm_filemap_delete_from_page_cache", PCV_EV_DELETE, PCV_FILTER_DEV_INO,
 	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
+	{ "workingset", "mm_workingset_eviction", PCV_EV_EVICT, PCV_FILTER_DEV_INO,
+	  { DB_FIELDS, "workingset", NULL, NULL, NULL, NULL, "memcg", "target", "reclaimer" } },
+	{ "workingset", "mm_workingset_refault", PCV_EV_REFAULT, PCV_FILTER_DEV_INO,
+	  { DB_FIELDS, "activate", "workingset", NULL, NULL, NULL, "memcg", NULL, NULL,
+	    "distance" } },
 	{ "pagemap", "mm_lru_insertion", PCV_EV_LRU_INSERT, PCV_FILTER_FILE_LRU,
 	  { NULL, NULL, NULL, NULL, "pfn" } },
 	{ "pagemap", "mm_lru_activate", PCV_EV_LRU_ACTIVATE, PCV_FILTER_NONE,
@@ -77,6 +86,10 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 		}
 		d->ev[i].id = e->id;
 		d->type = type;
+		/* the task: optional, an event without it still counts */
+		d->pid = tep_find_common_field(e, "common_pid");
+		if (!readable(d->pid))
+			d->pid = NULL;
 		d->found++;
 	}
 	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
@@ -153,6 +166,16 @@ bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struc
 	ev->pfn = v[F_PFN];
 	for (int a = 0; a < 5; a++)
 		ev->arg[a] = (uint32_t)v[F_ARG + a];
+	ev->memcg = v[F_MEMCG];
+	ev->target = v[F_TARGET];
+	ev->reclaimer = v[F_RECLAIMER];
+	ev->distance = v[F_DISTANCE];
+	/* an unsigned long of 4 bytes: ULONG_MAX is unknown too */
+	if (d->ev[i].field[F_DISTANCE] && d->ev[i].field[F_DISTANCE]->size == 4 &&
+	    ev->distance == UINT32_MAX)
+		ev->distance = PCV_DISTANCE_UNKNOWN;
+	if (d->pid && inside(d->pid, rec))
+		ev->pid = (int32_t)value(d, d->pid, rec->data);
 	if (ev->kind == PCV_EV_ADD || ev->kind == PCV_EV_DELETE)
 		ev->nr_pages = 1ull << (ev->arg[0] & 31);	/* the folio's order */
 	return true;

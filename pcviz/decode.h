@@ -13,21 +13,25 @@
 /* How an event is filtered in the kernel. */
 enum pcv_filter { PCV_FILTER_DEV_INO, PCV_FILTER_INO, PCV_FILTER_FILE_LRU, PCV_FILTER_NONE };
 
-#define PCV_NFIELDS 10
+#define PCV_NFIELDS 14
 
 struct pcv_evspec {
 	const char *system, *name;
 	enum pcv_kind kind;
 	enum pcv_filter filter;
-	/* fields read into dev, ino, index, nr_pages, pfn, arg[0..4] (NULL: none) */
+	/*
+	 * fields read into dev, ino, index, nr_pages, pfn, arg[0..4], memcg,
+	 * target, reclaimer, distance (NULL: none)
+	 */
 	const char *field[PCV_NFIELDS];
 };
 
-#define PCV_NSPECS 16
+#define PCV_NSPECS 18
 extern const struct pcv_evspec pcv_specs[PCV_NSPECS];
 
 struct pcv_decoder {
 	struct tep_format_field *type;	/* common_type: which event a record is */
+	struct tep_format_field *pid;	/* common_pid: the task (NULL: none readable) */
 	bool native;			/* the trace's byte order is ours: read fields directly */
 	struct {
 		int id;		/* -1: not in this kernel or trace */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pcviz's model: residency cells, counters and rates, event aggregation. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 const char *const pcv_kind_name[PCV_EV_NKINDS] = {
 	[PCV_EV_ADD] = "add",
 	[PCV_EV_DELETE] = "delete",
+	[PCV_EV_EVICT] = "evict",
+	[PCV_EV_REFAULT] = "refault",
 	[PCV_EV_LRU_INSERT] = "lru_insert",
 	[PCV_EV_LRU_ACTIVATE] = "lru_activate",
 	[PCV_EV_DIRTY] = "dirty",
@@ -76,6 +79,7 @@ void pcv_model_free(struct pcv_model *m)
 		free(m->files[i].cells);
 		free(m->files[i].bitmap);
 		free(m->files[i].wstate);
+		free(m->files[i].evicted_at);
 	}
 	free(m->pfn);
 	m->nfiles = 0;
@@ -365,6 +369,120 @@ static void write_event(struct pcv_file *f, const struct pcv_event *ev)
 	}
 }
 
+bool pcv_comm_is_kswapd(const char *comm)
+{
+	const char *p = comm + 6;
+
+	if (strncmp(comm, "kswapd", 6) || !*p)
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
+double pcv_file_gone_mean(const struct pcv_file *f)
+{
+	return f->gone_n ? f->gone_sum / (double)f->gone_n : 0;
+}
+
+/*
+ * The pages of [index, index + n) that can be timed, the eviction times
+ * allocated for them (lazily, as the write states are); 0 if none can.
+ */
+static uint64_t timed_pages(struct pcv_file *f, uint64_t index, uint64_t n, double ts)
+{
+	uint64_t want = f->pages > index + n ? f->pages : index + n;
+
+	if (want > PCV_WMAX_PAGES)
+		want = PCV_WMAX_PAGES;
+	if (index >= want || !n)
+		return 0;
+	if (f->epages < want) {
+		uint32_t *more = realloc(f->evicted_at, want * sizeof(*more));
+
+		if (!more)
+			return 0;
+		memset(more + f->epages, 0, (want - f->epages) * sizeof(*more));
+		f->ebase = f->evicted_at ? f->ebase : ts;
+		f->evicted_at = more;
+		f->epages = want;
+	}
+	return n > f->epages - index ? f->epages - index : n;
+}
+
+/* A direct reclaimer's row of the file's table, NULL when the table is full. */
+static struct pcv_reclaimer *reclaimer_of(struct pcv_file *f, const struct pcv_event *ev)
+{
+	struct pcv_reclaimer *r;
+
+	for (int i = 0; i < f->nreclaimers; i++) {
+		r = &f->reclaimers[i];
+		if (r->cgroup == ev->reclaimer && r->target == ev->target &&
+		    !strncmp(r->comm, ev->comm, sizeof(r->comm)))
+			return r;
+	}
+	if (f->nreclaimers == PCV_RECLAIMERS)
+		return NULL;
+	r = &f->reclaimers[f->nreclaimers++];
+	r->cgroup = ev->reclaimer;
+	r->target = ev->target;
+	snprintf(r->comm, sizeof(r->comm), "%.*s", (int)sizeof(ev->comm), ev->comm);
+	r->pages = 0;
+	return r;
+}
+
+/*
+ * An eviction: who did it (kswapd by its name, anyone else in direct
+ * reclaim), and when, for the refault to come.
+ */
+static void evict_event(struct pcv_file *f, const struct pcv_event *ev)
+{
+	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1, n;
+	double ms;
+
+	if (pcv_comm_is_kswapd(ev->comm)) {
+		f->evict_kswapd += pages;
+	} else {
+		struct pcv_reclaimer *r = reclaimer_of(f, ev);
+
+		f->evict_direct += pages;
+		if (r)
+			r->pages += pages;
+		else
+			f->evict_others += pages;
+	}
+	n = timed_pages(f, ev->index, pages, ev->ts);
+	ms = (ev->ts - f->ebase) * 1000;	/* ebase is set by the first */
+	for (uint64_t p = 0; p < n; p++)
+		f->evicted_at[ev->index + p] = ms < 0 ? 1 : ms >= UINT32_MAX - 1 ? UINT32_MAX :
+					       (uint32_t)ms + 1;
+}
+
+/* A refault: how long each page of the folio was gone, when its eviction was seen. */
+static void refault_event(struct pcv_file *f, const struct pcv_event *ev)
+{
+	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1, timed = 0;
+
+	f->refaults += pages;
+	if (ev->arg[0])
+		f->refault_activated += pages;
+	for (uint64_t p = ev->index; f->evicted_at && p < f->epages && p - ev->index < pages;
+	     p++) {
+		double gone;
+
+		if (!f->evicted_at[p])
+			continue;
+		gone = ev->ts - (f->ebase + (f->evicted_at[p] - 1) / 1000.0);
+		gone = gone < 0 ? 0 : gone;
+		f->gone_sum += gone;
+		f->gone_max = gone > f->gone_max ? gone : f->gone_max;
+		f->gone_n++;
+		f->evicted_at[p] = 0;
+		timed++;
+	}
+	f->refault_unseen += pages - timed;
+}
+
 unsigned pcv_file_wmask(const struct pcv_model *m, const struct pcv_file *f, uint64_t i)
 {
 	if (i >= m->ticks || i >= PCV_WHIST)
@@ -463,6 +581,15 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 	case PCV_EV_DIRECT_RECLAIM:
 	case PCV_EV_RECLAIM:
 		break;
+	case PCV_EV_EVICT:
+	case PCV_EV_REFAULT:
+		/* anonymous memory has no inode: never a watched file's */
+		if (!ev.ino)
+			return;
+		fi = pcv_model_find_file(m, ev.dev, ev.ino);
+		if (fi < 0)
+			return;
+		break;
 	default:
 		fi = pcv_model_find_file(m, ev.dev, ev.ino);
 		if (fi < 0)
@@ -490,6 +617,10 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 		slot->pfn_plus1 = 0;
 	}
 	write_event(&m->files[fi], &ev);
+	if (ev.kind == PCV_EV_EVICT)
+		evict_event(&m->files[fi], &ev);
+	else if (ev.kind == PCV_EV_REFAULT)
+		refault_event(&m->files[fi], &ev);
 	if (!m->reconstruct)
 		return;
 	if (ev.kind == PCV_EV_ADD || ev.kind == PCV_EV_DB_MARK)
@@ -551,6 +682,13 @@ void pcv_model_reset_counts(struct pcv_model *m)
 		memset(m->files[i].events, 0, sizeof(m->files[i].events));
 		memset(m->files[i].wto, 0, sizeof(m->files[i].wto));
 		memset(m->files[i].wkept, 0, sizeof(m->files[i].wkept));
+		/* the eviction times stay: a page evicted before the reset may come back after */
+		m->files[i].evict_kswapd = m->files[i].evict_direct = m->files[i].evict_others = 0;
+		memset(m->files[i].reclaimers, 0, sizeof(m->files[i].reclaimers));
+		m->files[i].nreclaimers = 0;
+		m->files[i].refaults = m->files[i].refault_activated = 0;
+		m->files[i].refault_unseen = m->files[i].gone_n = 0;
+		m->files[i].gone_sum = m->files[i].gone_max = 0;
 	}
 	m->unattributed = 0;
 	m->lost = 0;
@@ -588,6 +726,38 @@ static const char *pages(const struct pcv_event *ev, char *buf, size_t len)
 	else
 		snprintf(buf, len, "page %llu", (unsigned long long)ev->index);
 	return buf;
+}
+
+/* "... evicted by kswapd0", "... by dd in direct reclaim (pid 812, cgroup 345) for memcg 678" */
+static void evict_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf,
+			size_t len)
+{
+	char nb[48], pb[48], who[96], target[40] = "";
+
+	if (pcv_comm_is_kswapd(ev->comm))
+		snprintf(who, sizeof(who), "%.16s", ev->comm);
+	else
+		snprintf(who, sizeof(who), "%.16s%sdirect reclaim (pid %d, cgroup %llu)",
+			 ev->comm[0] ? ev->comm : "", ev->comm[0] ? " in " : "", ev->pid,
+			 (unsigned long long)ev->reclaimer);
+	if (ev->target != PCV_CGROUP_ROOT)
+		snprintf(target, sizeof(target), " for memcg %llu", (unsigned long long)ev->target);
+	snprintf(buf, len, "%s: %s of memcg %llu%s evicted by %s%s", name_of(m, ev, nb, sizeof(nb)),
+		 pages(ev, pb, sizeof(pb)), (unsigned long long)ev->memcg,
+		 ev->arg[0] ? " (active)" : "", who, target);
+}
+
+static void refault_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf,
+			  size_t len)
+{
+	char nb[48], pb[48], distance[48] = "";
+
+	if (ev->distance != PCV_DISTANCE_UNKNOWN)
+		snprintf(distance, sizeof(distance), ", distance %llu pages",
+			 (unsigned long long)ev->distance);
+	snprintf(buf, len, "%s: %s refaulted%s%s%s", name_of(m, ev, nb, sizeof(nb)),
+		 pages(ev, pb, sizeof(pb)), ev->arg[1] ? " (was active)" : "", distance,
+		 ev->arg[0] ? ", activated" : "");
 }
 
 void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf, size_t len)
@@ -652,6 +822,12 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 			 "%s: uncached %s of %llu bytes at %llu: marked %u served %u dropped %u kept %u",
 			 name_of(m, ev, nb, sizeof(nb)), rw, (unsigned long long)ev->nr_pages,
 			 (unsigned long long)ev->index, ev->arg[1], ev->arg[2], ev->arg[3], ev->arg[4]);
+		break;
+	case PCV_EV_EVICT:
+		evict_words(m, ev, buf, len);
+		break;
+	case PCV_EV_REFAULT:
+		refault_words(m, ev, buf, len);
 		break;
 	case PCV_EV_WB_START:
 		snprintf(buf, len, "%s: writeback starts (dirty pages go under writeback)",

@@ -32,6 +32,8 @@
 enum pcv_kind {
 	PCV_EV_ADD,		/* filemap:mm_filemap_add_to_page_cache */
 	PCV_EV_DELETE,		/* filemap:mm_filemap_delete_from_page_cache */
+	PCV_EV_EVICT,		/* workingset:mm_workingset_eviction (reclaim left a shadow entry) */
+	PCV_EV_REFAULT,		/* workingset:mm_workingset_refault (a shadow entry's page is back) */
 	PCV_EV_LRU_INSERT,	/* pagemap:mm_lru_insertion (by pfn) */
 	PCV_EV_LRU_ACTIVATE,	/* pagemap:mm_lru_activate (by pfn) */
 	PCV_EV_DIRTY,		/* writeback:writeback_dirty_folio */
@@ -79,6 +81,12 @@ extern const char *const pcv_wstate_name[PCV_W_N];
 #define PCV_WHIST 512
 /* Pages of a file whose write state is kept (a byte each): 64 GiB */
 #define PCV_WMAX_PAGES (1ull << 24)
+/* Direct reclaimers of a file's pages told apart; the rest are summed as "others" */
+#define PCV_RECLAIMERS 8
+/* The cgroup ID of the root cgroup: reclaim for the whole machine, kswapd's cgroup */
+#define PCV_CGROUP_ROOT 1
+/* A refault distance the kernel does not know (ULONG_MAX) */
+#define PCV_DISTANCE_UNKNOWN UINT64_MAX
 
 /*
  * One decoded event.  dev is the kernel's encoding (major << 20 | minor),
@@ -88,7 +96,11 @@ extern const char *const pcv_wstate_name[PCV_W_N];
  *  DB_CALL: arg[0] = write, arg[1..4] = marked, served, dropped, kept,
  *           index = pos, nr_pages = bytes;
  *  WRITEBACK: nr_pages = pages written;  RECLAIM: index = scanned,
- *  nr_pages = reclaimed;  KSWAPD_WAKE, DIRECT_RECLAIM: arg[0] = order.
+ *  nr_pages = reclaimed;  KSWAPD_WAKE, DIRECT_RECLAIM: arg[0] = order;
+ *  EVICT: arg[0] = workingset, memcg, target, reclaimer (cgroup IDs);
+ *  REFAULT: arg[0] = activate, arg[1] = workingset, memcg, distance.
+ * pid is the task the event ran in; comm its name, for evictions only
+ * (kswapd or a task in direct reclaim), "" when unknown.
  */
 struct pcv_event {
 	double ts;
@@ -99,6 +111,19 @@ struct pcv_event {
 	uint64_t nr_pages;
 	uint64_t pfn;
 	uint32_t arg[5];
+	int32_t pid;
+	char comm[16];
+	uint64_t memcg, target, reclaimer, distance;
+};
+
+/*
+ * A direct reclaimer of a file's pages: the task's cgroup and name, and
+ * the memcg the reclaim was for (PCV_CGROUP_ROOT: the whole machine).
+ */
+struct pcv_reclaimer {
+	uint64_t cgroup, target;
+	char comm[16];
+	uint64_t pages;
 };
 
 /* A cell or a file: pages in each state. */
@@ -153,6 +178,28 @@ struct pcv_file {
 	 */
 	uint8_t whist[PCV_WHIST];
 	uint8_t wseen;
+	/*
+	 * Eviction attribution (the workingset events), in pages: evicted by
+	 * kswapd or by direct reclaim, the direct reclaimers (the first
+	 * PCV_RECLAIMERS seen, the rest in evict_others); refaulted, of them
+	 * activated, and refaulted with no eviction seen (evicted before
+	 * pcviz looked, or its event lost).
+	 */
+	uint64_t evict_kswapd, evict_direct, evict_others;
+	struct pcv_reclaimer reclaimers[PCV_RECLAIMERS];
+	int nreclaimers;
+	uint64_t refaults, refault_activated, refault_unseen;
+	/*
+	 * How long refaulted pages were gone: per page of [0, epages), the
+	 * time of its eviction in ms after ebase, plus 1 (0: none), from the
+	 * file's first eviction on (NULL before); pages past PCV_WMAX_PAGES
+	 * are not timed.  gone_n pages timed, their sum and the longest.
+	 */
+	uint32_t *evicted_at;
+	uint64_t epages;
+	double ebase;
+	uint64_t gone_n;
+	double gone_sum, gone_max;
 };
 
 /* The /proc/vmstat counters pcviz reads, in the order of pcv_system.vm[]. */
@@ -266,6 +313,11 @@ struct pcv_res pcv_model_total(const struct pcv_model *m);
 void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf, size_t len);
 /* The i-th latest event (0 = newest), NULL past the end. */
 const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i);
+
+/* Is the task named comm kswapd ("kswapd0", "kswapd1", ...)? */
+bool pcv_comm_is_kswapd(const char *comm);
+/* The mean time the file's refaulted pages were gone, in seconds (0: none timed). */
+double pcv_file_gone_mean(const struct pcv_file *f);
 
 /* Kernel dev_t encoding of a user-space st_dev. */
 uint32_t pcv_kdev(uint64_t st_dev);

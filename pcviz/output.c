@@ -10,7 +10,7 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (33 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
+#define MAX_VALUES (39 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
 
 /* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
 static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
@@ -46,6 +46,49 @@ static const char *states(const struct pcv_model *m, char *buf, size_t len)
 
 /* states has room for every file's state: "truncated" is the longest */
 #define STATES_LEN (PCV_MAX_FILES * 10 + 1)
+
+/*
+ * Eviction attribution, the watched files' summed: pages evicted by kswapd
+ * and by direct reclaim, refaulted and activated, how long refaulted pages
+ * were gone (0 when none was timed).
+ */
+static void eviction_values(const struct pcv_model *m, struct pclab_table *t)
+{
+	uint64_t kswapd = 0, direct = 0, refaults = 0, activated = 0, n = 0;
+	double sum = 0, max = 0;
+
+	for (int i = 0; i < m->nfiles; i++) {
+		const struct pcv_file *f = &m->files[i];
+
+		kswapd += f->evict_kswapd;
+		direct += f->evict_direct;
+		refaults += f->refaults;
+		activated += f->refault_activated;
+		n += f->gone_n;
+		sum += f->gone_sum;
+		max = f->gone_max > max ? f->gone_max : max;
+	}
+	pclab_add_uint(t, "evict_kswapd", kswapd);
+	pclab_add_uint(t, "evict_direct", direct);
+	pclab_add_uint(t, "refaults", refaults);
+	pclab_add_uint(t, "refault_activated", activated);
+	pclab_add_real(t, "gone_mean_s", 3, n ? sum / (double)n : 0);
+	pclab_add_real(t, "gone_max_s", 3, max);
+}
+
+/* A file's direct reclaimers: [{"cgroup":N,"comm":"dd","target":N,"pages":N}, ...] */
+static void json_reclaimers(FILE *out, const struct pcv_file *f)
+{
+	fputs(",\"reclaimers\":[", out);
+	for (int r = 0; r < f->nreclaimers; r++) {
+		const struct pcv_reclaimer *c = &f->reclaimers[r];
+
+		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"comm\":", r ? "," : "", c->cgroup);
+		pclab_json_text(out, c->comm);
+		fprintf(out, ",\"target\":%" PRIu64 ",\"pages\":%" PRIu64 "}", c->target, c->pages);
+	}
+	fprintf(out, "],\"evict_others\":%" PRIu64, f->evict_others);
+}
 
 static void values(const struct pcv_model *m, struct pclab_table *t, char *states_buf)
 {
@@ -105,6 +148,7 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 		pclab_table_add(t, PCLAB_UINT, "wr_%s", pcv_wstate_name[w])->u = now;
 		pclab_table_add(t, PCLAB_UINT, "wr_to_%s", pcv_wstate_name[w])->u = to;
 	}
+	eviction_values(m, t);
 	pclab_add_uint(t, "lost", m->lost);
 	pclab_add_uint(t, "unattributed", m->unattributed);
 	pclab_add_real(t, "refresh_us", 3, m->refresh_us);
@@ -168,6 +212,13 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 		for (int w = PCV_W_DIRTY; w < PCV_W_N; w++)
 			fprintf(out, ",\"wr_%s\":%" PRIu64 ",\"wr_to_%s\":%" PRIu64, pcv_wstate_name[w],
 				f->wcount[w], pcv_wstate_name[w], f->wto[w]);
+		fprintf(out,
+			",\"evict_kswapd\":%" PRIu64 ",\"evict_direct\":%" PRIu64
+			",\"refaults\":%" PRIu64 ",\"refault_activated\":%" PRIu64
+			",\"refault_unseen\":%" PRIu64 ",\"gone_mean_s\":%.3f,\"gone_max_s\":%.3f",
+			f->evict_kswapd, f->evict_direct, f->refaults, f->refault_activated,
+			f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
+		json_reclaimers(out, f);
 		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
 		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);

@@ -54,12 +54,18 @@ static int collect(struct tracecmd_input *h, struct tep_record *rec, int cpu, vo
 	struct replay *r = ctx;
 	struct pcv_event ev;
 
-	(void)h;
 	(void)cpu;
 	if (rec->missed_events)
 		r->lost += rec->missed_events > 0 ? (uint64_t)rec->missed_events : 1;
 	if (!pcv_decode(&r->dec, rec, &ev))
 		return 0;
+	/* who evicted: the trace's saved command lines name the task ("<...>": not saved) */
+	if (ev.kind == PCV_EV_EVICT) {
+		const char *comm = tep_data_comm_from_pid(tracecmd_get_tep(h), ev.pid);
+
+		if (comm && strcmp(comm, "<...>"))
+			snprintf(ev.comm, sizeof(ev.comm), "%s", comm);
+	}
 	if (claims_pages(&ev) && (ev.nr_pages > MAX_EVENT_PAGES || ev.index >= MAX_FILE_PAGES ||
 				  ev.index + ev.nr_pages > MAX_FILE_PAGES)) {
 		snprintf(r->bad, sizeof(r->bad),

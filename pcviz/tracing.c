@@ -11,10 +11,14 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "pclab/clock.h"
 #include "procfs.h"
 #include "tracing.h"
 
 #define MAX_STALE 32
+/* Task names remembered (a slot per pid modulo this), and for how long */
+#define COMM_SLOTS 256
+#define COMM_TTL_S 10.0
 
 static struct {
 	struct tracefs_instance *inst;
@@ -26,6 +30,12 @@ static struct {
 	struct kbuffer *kbuf;
 	uint64_t lost_seen;
 	int stale;
+	/* pid -> comm for the evictions: /proc read once per task, not per event */
+	struct {
+		int pid;
+		double when;
+		char comm[16];
+	} comm[COMM_SLOTS];
 } T;
 
 struct stale_list {
@@ -164,6 +174,15 @@ static struct tep_handle *load_formats(void)
 	return tep;
 }
 
+/* Can the kernel's events of this kind be decoded? */
+static bool has_kind(enum pcv_kind kind)
+{
+	for (int i = 0; i < PCV_NSPECS; i++)
+		if (pcv_specs[i].kind == kind)
+			return T.dec.ev[i].id >= 0;
+	return false;
+}
+
 static int fail(char *why, size_t len, const char *fmt, const char *arg)
 {
 	snprintf(why, len, fmt, arg);
@@ -214,11 +233,35 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
 	m->events_on = true;
-	snprintf(why, len, "live from tracefs %s%s%s%s%s", name,
+	snprintf(why, len, "live from tracefs %s%s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "",
+		 !has_kind(PCV_EV_EVICT) ? "; this kernel has no workingset events" : "",
 		 T.dec.problem[0] ? "; not traced: " : "", T.dec.problem);
 	return 0;
+}
+
+/*
+ * The name of the task pid, from /proc, remembered for COMM_TTL_S (a pid
+ * is reused, a task renames itself); "" when the task is gone already.
+ */
+static void comm_of(int pid, char comm[16])
+{
+	char path[64], text[32];
+	double now = pclab_now();
+	size_t slot = (unsigned)pid % COMM_SLOTS, n;
+
+	if (T.comm[slot].pid != pid || now - T.comm[slot].when >= COMM_TTL_S) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (pid <= 0 || pclab_read_file(path, text, sizeof(text)) <= 0)
+			text[0] = 0;
+		n = strcspn(text, "\n");
+		text[n < 15 ? n : 15] = 0;	/* a comm is 15 characters at most */
+		T.comm[slot].pid = pid;
+		T.comm[slot].when = now;
+		memcpy(T.comm[slot].comm, text, 16);
+	}
+	memcpy(comm, T.comm[slot].comm, 16);
 }
 
 /* overrun + dropped events of every CPU's buffer */
@@ -263,8 +306,11 @@ void pcv_trace_poll(struct pcv_model *m)
 				struct pcv_event ev;
 
 				rec.size = kbuffer_event_size(T.kbuf);
-				if (pcv_decode(&T.dec, &rec, &ev))
-					pcv_model_event(m, &ev);
+				if (!pcv_decode(&T.dec, &rec, &ev))
+					continue;
+				if (ev.kind == PCV_EV_EVICT)
+					comm_of(ev.pid, ev.comm);
+				pcv_model_event(m, &ev);
 			}
 		}
 	}

@@ -2,7 +2,8 @@
 /*
  * The live views (ncurses).  Each frame: lay out the selected file's map to
  * the window, refresh the model from the source, draw.  Views: overview
- * (map, system, events), map (with the file list), system, events.
+ * (map, system, events), map (with the file list), system, events, write
+ * timeline, eviction (who evicted whom).
  */
 #define _GNU_SOURCE
 #include <curses.h>
@@ -13,14 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "pclab/clock.h"
 #include "ui.h"
 
 #define MIN_COLS 60
 #define MIN_LINES 16
 
-enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, VIEW_TIMELINE, NVIEWS };
-static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events", "timeline" };
+enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, VIEW_TIMELINE, VIEW_EVICTION, NVIEWS };
+static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events", "timeline",
+					       "eviction" };
 enum { SORT_NAME, SORT_CACHED, SORT_SIZE, NSORTS };
 static const char *const sort_name[NSORTS] = { "name", "cached", "size" };
 enum { C_CACHED = 1, C_DIRTY, C_WRITEBACK, C_TITLE, C_ALERT };
@@ -45,6 +48,7 @@ struct ui {
 	unsigned zoom;
 	double speed;
 	long refreshes;
+	struct pcv_cgroups *cgroups;	/* cgroup IDs to paths, live only */
 };
 
 /* Prints at (y, x), cut to w columns, with attributes a. */
@@ -109,6 +113,7 @@ static void key_map(struct ui *u) { u->view = VIEW_MAP; }
 static void key_system(struct ui *u) { u->view = VIEW_SYSTEM; }
 static void key_events(struct ui *u) { u->view = VIEW_EVENTS; }
 static void key_timeline(struct ui *u) { u->view = VIEW_TIMELINE; }
+static void key_eviction(struct ui *u) { u->view = VIEW_EVICTION; }
 static void key_help(struct ui *u) { u->help = true; }
 static void key_reset(struct ui *u)
 {
@@ -219,12 +224,13 @@ static const struct key {
 } keys[] = {
 	{ 'q', 'Q', "q", "quit", key_quit },
 	{ ' ', 'p', "space p", "pause or resume", key_pause },
-	{ '\t', 'v', "tab v", "next view (overview, map, ..., timeline)", key_next_view },
+	{ '\t', 'v', "tab v", "next view (overview, map, ..., eviction)", key_next_view },
 	{ '1', 0, "1", "overview: map, system and events", key_overview },
 	{ '2', 0, "2", "the map, with the list of files", key_map },
 	{ '3', 0, "3", "the system panel", key_system },
 	{ '4', 0, "4", "the events panel, with a long log", key_events },
 	{ '5', 0, "5", "the write timeline of each file's pages", key_timeline },
+	{ '6', 0, "6", "who evicted whom: reclaimers of each file's pages", key_eviction },
 	{ '+', '=', "+", "zoom the map in", key_zoom_in },
 	{ '-', '_', "-", "zoom the map out", key_zoom_out },
 	{ KEY_LEFT, '[', "<- [", "pan the zoomed map left", key_left },
@@ -527,6 +533,84 @@ static void draw_timeline(struct ui *u, const struct run *r, int y, int x, int h
 	put(y + h - 1, x, w, A_DIM, "%s. none; a column %.3gs, newest right", legend, secs);
 }
 
+/*
+ * A cgroup by its path when pcviz runs live and finds it, else by ID (a
+ * replay's cgroups are another machine's): "/system.slice/x", "cgroup 1234".
+ */
+static const char *cgroup_words(const struct ui *u, const struct run *r, uint64_t id, char *buf,
+				size_t len)
+{
+	const char *path = r->src->realtime && u->cgroups ?
+			   pcv_cgroup_path(u->cgroups, id, (unsigned long)u->refreshes) : NULL;
+
+	if (path)
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "cgroup %llu", (unsigned long long)id);
+	return buf;
+}
+
+/* One file's block of the eviction view: its numbers, then its direct reclaimers */
+static int draw_evictions(struct ui *u, const struct run *r, const struct pcv_file *f, bool sel,
+			  int y, int x, int rows, int w)
+{
+	int row = 0;
+	char cg[128], target[140];
+
+	put(y + row++, x, w, sel ? A_REVERSE : A_BOLD, "%c %s", sel ? '>' : ' ', f->path);
+	if (row >= rows)
+		return row;
+	if (!f->evict_kswapd && !f->evict_direct && !f->refaults) {
+		put(y + row++, x, w, A_DIM, "    no eviction or refault seen");
+		return row;
+	}
+	put(y + row++, x, w, A_NORMAL,
+	    "    evicted %llu: kswapd %llu, direct reclaim %llu   refaulted %llu (activated %llu, "
+	    "eviction not seen %llu)   gone mean %.3fs max %.3fs",
+	    (unsigned long long)(f->evict_kswapd + f->evict_direct),
+	    (unsigned long long)f->evict_kswapd, (unsigned long long)f->evict_direct,
+	    (unsigned long long)f->refaults, (unsigned long long)f->refault_activated,
+	    (unsigned long long)f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
+	if (f->nreclaimers && row < rows)
+		put(y + row++, x, w, A_DIM, "    %-40s %-16s %9s", "direct reclaim by (cgroup)", "task",
+		    "pages");
+	for (int i = 0; i < f->nreclaimers && row < rows; i++) {
+		const struct pcv_reclaimer *c = &f->reclaimers[i];
+
+		target[0] = 0;
+		if (c->target != PCV_CGROUP_ROOT) {
+			char t[128];
+
+			/* memcg limit reclaim: the limit of this memcg was hit */
+			snprintf(target, sizeof(target), "  for memcg %s",
+				 cgroup_words(u, r, c->target, t, sizeof(t)));
+		}
+		put(y + row++, x, w, A_NORMAL, "    %-40s %-16s %9llu%s",
+		    cgroup_words(u, r, c->cgroup, cg, sizeof(cg)), c->comm[0] ? c->comm : "?",
+		    (unsigned long long)c->pages, target);
+	}
+	if (f->evict_others && row < rows)
+		put(y + row++, x, w, A_NORMAL, "    %-40s %-16s %9llu", "others", "",
+		    (unsigned long long)f->evict_others);
+	return row;
+}
+
+static void draw_eviction(struct ui *u, const struct run *r, int y, int x, int h, int w)
+{
+	int order[PCV_MAX_FILES], n = sorted(u, r, order), pos = 0, row = 1;
+
+	put(y, x, w, colour(u, C_TITLE) | A_BOLD,
+	    "Who evicted whom  (pages of each file; n/N select)  %s", r->m->events_why);
+	while (pos < n && order[pos] != r->sel)
+		pos++;
+	for (int i = pos; i < n && row < h - 1; i++)
+		row += draw_evictions(u, r, &r->m->files[order[i]], i == pos, y + row, x,
+				      h - 1 - row, w);
+	put(y + h - 1, x, w, A_DIM,
+	    "kswapd's evictions are not charged to the task that woke it; %s",
+	    r->src->realtime ? "task names from /proc" : "task names from the trace's saved cmdlines");
+}
+
 static void draw_help(void)
 {
 	int n = (int)(sizeof(keys) / sizeof(keys[0])), h = n + 4, w = 60;
@@ -610,6 +694,9 @@ static void draw_column(struct ui *u, int i)
 	case VIEW_TIMELINE:
 		draw_timeline(u, r, y, x, h, w);
 		break;
+	case VIEW_EVICTION:
+		draw_eviction(u, r, y, x, h, w);
+		break;
 	default:
 		draw_events(u, r, y, x, h, w);
 		break;
@@ -681,7 +768,8 @@ static void update(struct ui *u, double dt)
 int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, int nruns,
 	       const struct pcv_options *o, volatile sig_atomic_t *stop)
 {
-	struct ui u = { .nruns = nruns, .o = o, .speed = o->speed };
+	static struct pcv_cgroups cgroups;
+	struct ui u = { .nruns = nruns, .o = o, .speed = o->speed, .cgroups = &cgroups };
 	const char *no_color = getenv("NO_COLOR");
 	double next, drained;
 	SCREEN *screen;
@@ -691,6 +779,7 @@ int pcv_ui_run(struct pcv_source *s, struct pcv_model *m, int nruns,
 	for (int i = 0; i < nruns; i++)
 		u.runs[i] = (struct run){ .src = &s[i], .m = &m[i],
 					  .name = i < o->nreplay ? o->replay[i] : NULL };
+	pcv_cgroups_init(&cgroups, "/sys/fs/cgroup");
 	setlocale(LC_ALL, "");
 	u.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	/* newterm returns NULL where initscr would exit */

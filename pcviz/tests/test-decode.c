@@ -109,10 +109,103 @@ static void test_records(void)
 	tep_free(tep);
 }
 
+/* The workingset events as the series describes them (offsets as x86_64 lays them out) */
+static const char evict_format[] = "name: mm_workingset_eviction\nID: 600\nformat:\n" COMMON
+	"\tfield:dev_t s_dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int nr_pages;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:pgoff_t index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool workingset;\toffset:32;\tsize:1;\tsigned:0;\n"
+	"\tfield:u64 memcg;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 target;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 reclaimer;\toffset:56;\tsize:8;\tsigned:0;\n" PRINT;
+static const char refault_format[] = "name: mm_workingset_refault\nID: 601\nformat:\n" COMMON
+	"\tfield:dev_t s_dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int nr_pages;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:pgoff_t index;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long distance;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool activate;\toffset:40;\tsize:1;\tsigned:0;\n"
+	"\tfield:bool workingset;\toffset:41;\tsize:1;\tsigned:0;\n"
+	"\tfield:u64 memcg;\toffset:48;\tsize:8;\tsigned:0;\n" PRINT;
+
+/* A tep with the workingset events, the eviction's text edited: from replaced by to */
+static struct tep_handle *tep_workingset(const char *from, const char *to)
+{
+	struct tep_handle *tep = tep_alloc();
+	char text[sizeof(evict_format) + 64];
+	const char *at = from ? strstr(evict_format, from) : NULL;
+
+	if (at)
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - evict_format), evict_format, to,
+			 at + strlen(from));
+	else
+		snprintf(text, sizeof(text), "%s", evict_format);
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, text, strlen(text), "workingset");
+	tep_parse_event(tep, refault_format, strlen(refault_format), "workingset");
+	return tep;
+}
+
+static void put(unsigned char *data, size_t at, uint64_t v, size_t size)
+{
+	memcpy(data + at, &v, size);	/* little-endian host: the low bytes */
+}
+
+static void test_workingset(void)
+{
+	struct tep_handle *tep = tep_workingset(NULL, NULL);
+	unsigned char data[64] = { 0 };
+	struct tep_record rec = { .ts = 3000000000, .data = data, .size = sizeof(data) };
+	struct pcv_decoder d;
+	struct pcv_event ev;
+
+	tap_ok(pcv_decoder_init(&d, tep) == 2 && !d.problem[0],
+	       "the workingset eviction and refault formats decode");
+	put(data, 0, 600, 2);
+	put(data, 4, 321, 4);		/* common_pid */
+	put(data, 8, 8 << 20 | 1, 4);
+	put(data, 12, 4, 4);
+	put(data, 16, 12, 8);
+	put(data, 24, 40, 8);
+	data[32] = 1;
+	put(data, 40, 77, 8);
+	put(data, 48, 1, 8);
+	put(data, 56, 300, 8);
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_EVICT && ev.pid == 321 &&
+	       ev.dev == (8 << 20 | 1) && ev.ino == 12 && ev.index == 40 && ev.nr_pages == 4 &&
+	       ev.arg[0] == 1 && ev.memcg == 77 && ev.target == 1 && ev.reclaimer == 300 &&
+	       !ev.comm[0],
+	       "an eviction decodes: pid, file, folio of 4 pages, workingset, the three cgroups");
+	rec.size = 60;
+	tap_ok(!pcv_decode(&d, &rec, &ev), "an eviction too short for reclaimer is not decoded");
+	memset(data, 0, sizeof(data));
+	put(data, 0, 601, 2);
+	put(data, 8, 8 << 20 | 1, 4);
+	put(data, 12, 1, 4);
+	put(data, 16, 12, 8);
+	put(data, 24, 41, 8);
+	put(data, 32, UINT64_MAX, 8);
+	data[40] = 1;
+	put(data, 48, 77, 8);
+	rec.size = 56;
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_REFAULT && ev.index == 41 &&
+	       ev.arg[0] == 1 && ev.arg[1] == 0 && ev.memcg == 77 &&
+	       ev.distance == PCV_DISTANCE_UNKNOWN,
+	       "a refault decodes: activated, not workingset, distance unknown");
+	tep_free(tep);
+	tep = tep_workingset("u64 reclaimer;", "u64 reclaimed;");
+	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[2].id == -1 &&
+	       strstr(d.problem, "workingset:mm_workingset_eviction has no usable field reclaimer"),
+	       "an eviction without reclaimer is not used (the refault still is): %s", d.problem);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	tep_set_loglevel(TEP_LOG_NONE);
 	test_formats();
 	test_records();
+	test_workingset();
 	return tap_done(0);
 }

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "message.h"
 #include "model.h"
 #include "options.h"
@@ -210,6 +212,182 @@ static void test_events(void)
 	pcv_model_free(&M);
 }
 
+/* An eviction of pages [index, index + nr) of ino at ts by task comm of cgroup reclaimer */
+static void evict(double ts, uint64_t ino, uint64_t index, uint64_t nr, const char *comm,
+		  uint64_t reclaimer, uint64_t target)
+{
+	struct pcv_event e = ev(PCV_EV_EVICT, ino, index, nr, 0);
+
+	e.ts = ts;
+	e.pid = 4242;
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	e.memcg = 77;
+	e.target = target;
+	e.reclaimer = reclaimer;
+	feed(e);
+}
+
+static void refault(double ts, uint64_t ino, uint64_t index, uint64_t nr, bool activate)
+{
+	struct pcv_event e = ev(PCV_EV_REFAULT, ino, index, nr, 0);
+
+	e.ts = ts;
+	e.arg[0] = activate;
+	e.memcg = 77;
+	e.distance = PCV_DISTANCE_UNKNOWN;
+	feed(e);
+}
+
+static bool near(double a, double b)
+{
+	return a > b - 1e-3 && a < b + 1e-3;
+}
+
+/* Who evicted whom: kswapd, direct reclaimers by cgroup and task, refaults, time gone. */
+static void test_eviction(void)
+{
+	const struct pcv_file *a, *b;
+	struct pcv_event e;
+	char words[200];
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
+	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
+	a = &M.files[0];
+	b = &M.files[1];
+	tap_ok(pcv_comm_is_kswapd("kswapd0") && pcv_comm_is_kswapd("kswapd13") &&
+	       !pcv_comm_is_kswapd("kswapd") && !pcv_comm_is_kswapd("kswapd0x") &&
+	       !pcv_comm_is_kswapd("dd") && !pcv_comm_is_kswapd(""),
+	       "kswapd is told by its name: kswapd<N> only");
+	evict(10.0, 12, 0, 1, "kswapd0", 1, 1);
+	evict(10.0, 12, 1, 4, "kswapd1", 1, 1);
+	tap_ok(a->evict_kswapd == 5 && !a->evict_direct && !a->nreclaimers && !a->evict_others,
+	       "kswapd's evictions: 5 pages (a folio of 4 counts 4), no direct reclaimer");
+	tap_ok(M.ev_count[PCV_EV_EVICT] == 2 && M.ev_pages[PCV_EV_EVICT] == 5 &&
+	       a->events[PCV_EV_EVICT] == 2,
+	       "evictions are counted as events, folios and pages");
+	evict(11.0, 12, 10, 2, "dd", 300, 1);
+	evict(11.5, 12, 12, 1, "dd", 300, 1);
+	evict(12.0, 12, 20, 3, "cat", 400, 500);
+	tap_ok(a->evict_direct == 6 && a->nreclaimers == 2 && a->reclaimers[0].cgroup == 300 &&
+	       !strcmp(a->reclaimers[0].comm, "dd") && a->reclaimers[0].pages == 3 &&
+	       a->reclaimers[0].target == 1 && a->reclaimers[1].cgroup == 400 &&
+	       a->reclaimers[1].pages == 3 && a->reclaimers[1].target == 500,
+	       "direct reclaim: two reclaimers by cgroup and task, with their memcg target");
+	e = ev(PCV_EV_EVICT, 12, 20, 3, 0);
+	e.pid = 9;
+	snprintf(e.comm, sizeof(e.comm), "cat");
+	e.reclaimer = 400;
+	e.target = 500;
+	e.memcg = 77;
+	pcv_event_words(&M, &e, words, sizeof(words));
+	tap_ok(!strcmp(words, "a: pages 20-22 of memcg 77 evicted by cat in direct reclaim (pid 9, "
+			      "cgroup 400) for memcg 500"), "eviction in words: '%s'", words);
+	refault(13.0, 12, 10, 2, true);
+	tap_ok(a->refaults == 2 && a->refault_activated == 2 && a->gone_n == 2 &&
+	       near(a->gone_max, 2.0) && near(pcv_file_gone_mean(a), 2.0) && !a->refault_unseen,
+	       "a refault 2 s after the eviction: 2 pages back, activated, gone 2 s (mean %.3f)",
+	       pcv_file_gone_mean(a));
+	refault(14.0, 12, 0, 1, false);
+	tap_ok(a->refaults == 3 && a->refault_activated == 2 && a->gone_n == 3 &&
+	       near(a->gone_max, 4.0) && near(pcv_file_gone_mean(a), 8.0 / 3),
+	       "another, 4 s gone: mean of the pages %.3f s, max %.3f s", pcv_file_gone_mean(a),
+	       a->gone_max);
+	refault(15.0, 12, 0, 1, false);
+	refault(15.0, 12, 100, 1, false);
+	tap_ok(a->refaults == 5 && a->gone_n == 3 && a->refault_unseen == 2,
+	       "refaults without an eviction seen (again, or never): counted, not timed");
+	refault(16.0, 12, 1, 8, false);
+	tap_ok(a->gone_n == 7 && near(a->gone_max, 6.0) && a->refault_unseen == 6,
+	       "a large folio's refault: its 4 evicted pages timed, the other 4 not seen evicted");
+	for (int i = 0; i < PCV_RECLAIMERS + 2; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "t%d", i);
+		evict(20.0, 13, (uint64_t)i, 1, comm, (uint64_t)(1000 + i), 1);
+	}
+	evict(20.0, 13, 50, 2, "t0", 1000, 1);
+	tap_ok(b->nreclaimers == PCV_RECLAIMERS && b->evict_others == 2 &&
+	       b->evict_direct == PCV_RECLAIMERS + 4 && b->reclaimers[0].pages == 3,
+	       "the reclaimers table is full at %d: the rest go to others", PCV_RECLAIMERS);
+	e = ev(PCV_EV_EVICT, 99, 0, 1, 0);
+	feed(e);
+	e = ev(PCV_EV_EVICT, 0, 0, 1, 0);	/* anonymous: no inode */
+	e.dev = 0;
+	feed(e);
+	e = ev(PCV_EV_REFAULT, 99, 0, 1, 0);
+	feed(e);
+	tap_ok(M.ev_count[PCV_EV_EVICT] == 5 + PCV_RECLAIMERS + 3 && M.ev_count[PCV_EV_REFAULT] == 5 &&
+	       a->evict_kswapd == 5 && b->evict_kswapd == 0,
+	       "evictions and refaults of unwatched inodes and anonymous memory are ignored");
+	pcv_model_reset_counts(&M);
+	tap_ok(!a->evict_kswapd && !a->evict_direct && !a->nreclaimers && !a->refaults &&
+	       !a->gone_n && !b->evict_others && a->evicted_at,
+	       "reset zeroes the attribution, keeps the eviction times");
+	refault(30.0, 12, 20, 1, false);
+	tap_ok(a->gone_n == 1 && near(a->gone_max, 18.0),
+	       "a page evicted before the reset and back after it is timed: %.3f s", a->gone_max);
+	pcv_model_free(&M);
+}
+
+/* Eviction times are kept for PCV_WMAX_PAGES pages of a file, allocated when needed */
+static void test_eviction_bounds(void)
+{
+	const struct pcv_file *f;
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/huge", 7 << 20 | 1, 12, 1ull << 40);
+	f = &M.files[0];
+	refault(1.0, 12, 5, 1, false);
+	tap_ok(!f->evicted_at && f->refault_unseen == 1, "no eviction yet: no times allocated");
+	evict(2.0, 12, PCV_WMAX_PAGES + 5, 1, "kswapd0", 1, 1);
+	tap_ok(f->evict_kswapd == 1 && !f->evicted_at,
+	       "an eviction past %llu pages counts, and allocates no times: it cannot be timed",
+	       (unsigned long long)PCV_WMAX_PAGES);
+	evict(2.0, 12, 3, 1, "kswapd0", 1, 1);
+	tap_ok(f->epages == PCV_WMAX_PAGES, "one within them: times for %llu pages, no more",
+	       (unsigned long long)f->epages);
+	refault(3.0, 12, PCV_WMAX_PAGES + 5, 1, false);
+	tap_ok(f->refaults == 1 + 1 && f->refault_unseen == 2 && !f->gone_n,
+	       "... its refault counts but is not timed");
+	pcv_model_free(&M);
+}
+
+/* Cgroup IDs are directories' inode numbers: resolved in a tree standing in for cgroup2 */
+static void test_cgroups(const char *dir)
+{
+	static struct pcv_cgroups c;
+	char root[256], slice[300], path[320];
+	struct stat st;
+	const char *found;
+
+	snprintf(root, sizeof(root), "%s/cgroup", dir);
+	snprintf(slice, sizeof(slice), "%s/a.slice", root);
+	snprintf(path, sizeof(path), "%s/b.scope", slice);
+	if (mkdir(root, 0700) || mkdir(slice, 0700) || mkdir(path, 0700) || stat(path, &st)) {
+		tap_skip("cannot make the tree", "cgroup paths");
+		return;
+	}
+	pcv_cgroups_init(&c, root);
+	found = pcv_cgroup_path(&c, (uint64_t)st.st_ino, 1);
+	tap_ok(found && !strcmp(found, "/a.slice/b.scope"), "a cgroup ID resolves to its path: %s",
+	       found ? found : "(none)");
+	stat(root, &st);
+	found = pcv_cgroup_path(&c, (uint64_t)st.st_ino, 1);
+	tap_ok(found && !strcmp(found, "/"), "the root is /, found without a walk");
+	tap_ok(!pcv_cgroup_path(&c, 1ull << 60, 1) && c.walked == 2,
+	       "an unknown ID: not found");
+	snprintf(path, sizeof(path), "%s/late", root);
+	if (mkdir(path, 0700) || stat(path, &st)) {
+		tap_skip("cannot make a directory", "cgroup made later");
+		return;
+	}
+	tap_ok(!pcv_cgroup_path(&c, (uint64_t)st.st_ino, 1),
+	       "a cgroup made after the walk: no second walk in the same refresh");
+	found = pcv_cgroup_path(&c, (uint64_t)st.st_ino, 2);
+	tap_ok(found && !strcmp(found, "/late"), "... found at the next refresh");
+}
+
 /* Replay: residency rebuilt from a synthetic stream of add/delete/drop events. */
 static void test_reconstruct(void)
 {
@@ -405,6 +583,48 @@ static void test_output(void)
 	fclose(out);
 	tap_ok(strstr(buf, "\"mem_free_kb\":null,") && strstr(buf, "\"pgpgin_s\":null,"),
 	       "JSON: no system counters in a replay: null, not 0");
+	free(buf);
+	pcv_model_free(&M);
+}
+
+/* The attribution in the batch output: summed columns in CSV, per file with reclaimers in JSON */
+static void test_eviction_output(void)
+{
+	char *buf = NULL, *line2;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
+	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
+	evict(1.0, 12, 0, 2, "kswapd0", 1, 1);
+	evict(1.0, 12, 2, 1, "a \"q\", b", 300, 500);
+	evict(2.0, 13, 0, 1, "dd", 300, 1);
+	refault(2.5, 12, 0, 2, true);
+	refault(4.0, 13, 0, 1, false);
+	pcv_csv_header(out, &M);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	line2 = strchr(buf, '\n') + 1;
+	tap_ok(strstr(buf, ",wr_to_kept,evict_kswapd,evict_direct,refaults,refault_activated,"
+			   "gone_mean_s,gone_max_s,lost,") != NULL,
+	       "CSV: the attribution columns, after the write timeline's, before lost");
+	tap_ok(strstr(line2, ",2,2,3,2,1.667,2.000,") != NULL,
+	       "CSV: the files summed: 2 by kswapd, 2 direct, 3 refaulted, 2 activated, gone "
+	       "mean 1.667 s, max 2 s");
+	tap_ok(count_char(buf, ',') == 2 * count_char(line2, ','),
+	       "CSV line has as many fields as the header");
+	free(buf);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(strstr(buf, "\"evict_kswapd\":2,\"evict_direct\":1,\"refaults\":2,"
+			   "\"refault_activated\":2,\"refault_unseen\":0,\"gone_mean_s\":1.500,"
+			   "\"gone_max_s\":1.500,\"reclaimers\":[{\"cgroup\":300,"
+			   "\"comm\":\"a \\\"q\\\", b\",\"target\":500,\"pages\":1}],"
+			   "\"evict_others\":0") != NULL,
+	       "JSON per file: the counts, the reclaimers with task names escaped");
 	free(buf);
 	pcv_model_free(&M);
 }
@@ -759,10 +979,16 @@ int main(int argc, char **argv)
 	test_events();
 	test_reconstruct();
 	test_write_states();
-	if (argc > 1)
+	test_eviction();
+	test_eviction_bounds();
+	test_eviction_output();
+	if (argc > 1) {
 		test_residency(argv[1]);
-	else
+		test_cgroups(argv[1]);
+	} else {
 		tap_skip("no scratch directory given", "cachestat on real files");
+		tap_skip("no scratch directory given", "cgroup paths");
+	}
 	test_output();
 	test_output_runs();
 	test_unknown();

@@ -443,8 +443,31 @@ assert max(o[\"wr_dirty\"] for o in lines) > 0 and lines[-1][\"wr_dirty\"] == 0
 "$bin" --replay "$w" -i 0.01 >"$tmp/w.csv" 2>/dev/null
 is "$(field wr_to_dropped "$tmp/w.csv" 9999),$(field wr_dropped "$tmp/w.csv" 9999)" "64,64" \
 	"... CSV columns wr_to_dropped, wr_dropped: 64, 64 at the end"
-ok "head -n 1 '$tmp/w.csv' | grep -q ',wr_dirty,wr_to_dirty,wr_writeback,wr_to_writeback,wr_clean,wr_to_clean,wr_dropped,wr_to_dropped,wr_kept,wr_to_kept,lost,'" \
-	"... the write-state columns, before lost"
+ok "head -n 1 '$tmp/w.csv' | grep -q ',wr_dirty,wr_to_dirty,wr_writeback,wr_to_writeback,wr_clean,wr_to_clean,wr_dropped,wr_to_dropped,wr_kept,wr_to_kept,evict_kswapd,'" \
+	"... the write-state columns, before the eviction columns"
+
+# eviction attribution (the workingset events): the fixtures have none of
+# them, so the columns are there and zero; the kinds are selectable
+for fx in v6 writes; do
+	"$bin" --replay "$fixtures/$fx.dat" -i 0.01 >"$tmp/ev-$fx.csv" 2>/dev/null
+	is "$(for c in ev_evict ev_refault pages_evict pages_refault evict_kswapd evict_direct \
+		refaults refault_activated gone_mean_s gone_max_s; do
+		printf '%s ' "$(field $c "$tmp/ev-$fx.csv" 9999)"; done)" \
+		"0 0 0 0 0 0 0 0 0.000 0.000 " "$fx.dat: the eviction columns are there, all zero"
+done
+ok "head -n 1 '$tmp/ev-v6.csv' | grep -q ',ev_add,ev_delete,ev_evict,ev_refault,ev_lru_insert,.*,wr_to_kept,evict_kswapd,evict_direct,refaults,refault_activated,gone_mean_s,gone_max_s,lost,'" \
+	"... ev_evict, ev_refault among the kinds; the attribution columns before lost"
+"$bin" --replay "$fixtures/v6.dat" -i 0.01 --json >"$tmp/ev.json" 2>/dev/null
+ok "python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    for f in json.loads(l)[\"per_file\"]:
+        assert [f[k] for k in (\"evict_kswapd\", \"evict_direct\", \"evict_others\", \"refaults\",
+            \"refault_activated\", \"refault_unseen\", \"gone_mean_s\", \"gone_max_s\")] == [0] * 8
+        assert f[\"reclaimers\"] == []
+' '$tmp/ev.json'" "--json: per file the attribution counts (zero) and an empty reclaimers list"
+"$bin" --synthetic --count 1 --events evict,refault >"$tmp/ev-syn.csv" 2>"$tmp/err"
+is "$?,$(wc -c <"$tmp/err")" "0,0" "--events evict,refault: accepted"
+ok "'$bin' --help | grep -q 'add,delete,evict,refault,'" "--help lists evict and refault"
 
 # the build: a second make does nothing
 ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \

@@ -125,6 +125,10 @@ check "tab: the write timeline after the events" wait_for ui 'view: timeline'
 check "... a strip per file, with its legend" \
 	has ui '^Write timeline' '^> synthetic/file  no write seen' '^D dirty, W under writeback, C clean, X dropped, K kept'
 key ui Tab
+check "tab: who evicted whom after the timeline" wait_for ui 'view: eviction'
+check "... the synthetic file, nothing evicted" \
+	has ui '^Who evicted whom' '^> synthetic/file$' '^    no eviction or refault seen'
+key ui Tab
 check "tab cycles back to the overview" wait_for ui 'view: overview'
 key ui +
 check "+ zooms in" wait_for ui 'zoom x2'
@@ -209,6 +213,9 @@ key cmp ' '
 check "resumed, faster: both traces replay to their end" wait_for cmp 'END OF TRACE'
 check "... where the runs end alike: every page cached in both" \
 	has cmp '^cached 64/64 pages .*cached 64/64 pages '
+key cmp 6
+check "6 when comparing: who evicted whom, for each run" \
+	wait_for cmp '^Who evicted whom .* Who evicted whom '
 key cmp q
 check "q quits with status 0" wait_for cmp 'EXIT=0'
 
@@ -234,8 +241,15 @@ check "... the buffered write's file: dirty, writeback, clean, neither dropped n
 	 strip dirty 2 | grep -q D && strip writeback 2 | grep -q W && strip clean 2 | grep -q C &&
 	 ! strip dropped 2 | grep -q X"
 check "... and the legend" grep -q '^D dirty, W under writeback, C clean, X dropped, K kept, \. none' "$tmp/wt"
+key wt 6
+check "6: who evicted whom" wait_for wt 'view: eviction'
+check "... a block per file; a trace without workingset events has no eviction to show" \
+	has wt '^Who evicted whom' '^> dev 254:16 ino 12$' '^  dev 254:16 ino 13$' \
+	'^    no eviction or refault seen'
+check "... its limits in the last line" has wt "kswapd's evictions are not charged .* saved cmdlines"
 key wt '?'
 check "the help lists key 5, the write timeline" wait_for wt '5 +the write timeline'
+check "... and key 6, who evicted whom" has wt '6 +who evicted whom'
 key wt q
 key wt q
 check "q quits with status 0" wait_for wt 'EXIT=0'
