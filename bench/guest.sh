@@ -35,8 +35,8 @@ beside_pcviz() {
 	wait "$viz" || true
 }
 
-# fsync_beside MODE ROUND: 4 KiB writes, each with fsync, of a file on the
-# results disk for $secs seconds, alone (MODE none) or beside a rewriter
+# fsync_beside MODE ROUND: 4 KiB writes, each with fsync, of a file on a
+# disk of its own (ext4-fsync) for $secs seconds, alone (MODE none) or beside a rewriter
 # of an 8 MiB file on $dir in MODE (1 MiB calls, round and round, two per
 # second) whose writes to its disk go at most 4 MB/s.  Another file's fsync
 # must not wait for what the rewriter's writeback completions drop: the
@@ -44,7 +44,7 @@ beside_pcviz() {
 # queue.  The rewriter's rate is bounded so that, under emulation, it does
 # not take the CPUs from the fsync: what is left is the drop design.
 fsync_beside() {
-	victim=$out/$fs/fsync-victim.dat
+	victim=/mnt/ext4-fsync/fsync-victim.dat
 	rewrite=$dir/bench-rewrite.dat
 	rm -f "$victim" "$rewrite"
 	if [ "$1" != none ]; then

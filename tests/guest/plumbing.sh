@@ -13,7 +13,7 @@ case "$(uname -r)" in
 *) fail "kernel release carries the pclab localversion" "uname -r: $(uname -r)" ;;
 esac
 for m in /proc:proc /sys:sysfs /dev:devtmpfs /sys/kernel/tracing:tracefs \
-	/sys/kernel/debug:debugfs /sys/fs/cgroup:cgroup2 /results:ext4 \
+	/sys/kernel/debug:debugfs /sys/fs/cgroup:cgroup2 /results:9p \
 	/mnt/ext4:ext4 /mnt/xfs:xfs; do
 	is "$(fstype "${m%%:*}")" "${m#*:}" "${m%%:*} is mounted as ${m#*:}"
 done
@@ -62,6 +62,19 @@ ok "trace-cmd record -q -o /results/plumbing.dat -e filemap:mm_filemap_add_to_pa
 	"trace-cmd records filemap events to /results"
 ok "trace-cmd report -i /results/plumbing.dat | grep -q mm_filemap_add_to_page_cache" \
 	"trace-cmd report reads the trace in the guest"
+
+# What a run writes to /results stays out of the page cache it studies:
+# 32 MiB written and read back leave none of the file cached, and the
+# guest's Cached grows by less than a tenth of it.
+cached_kib() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
+c0=$(cached_kib)
+pclab-rw -w -s 32M -f /results/plumbing.big >/dev/null
+pclab-rw -f /results/plumbing.big >/dev/null
+grew=$(($(cached_kib) - c0))
+pages=$(pclab-rw -S -O cached -n /results/plumbing.big)
+ok "[ '$pages' = 0 ] && [ $grew -lt 3277 ]" \
+	"32 MiB written to /results and read back: $pages pages of it cached, Cached grew $grew KiB"
+rm -f /results/plumbing.big
 
 ok "perf stat -e page-faults -x, -o /tmp/perf.stat true && grep -q page-faults /tmp/perf.stat" \
 	"perf stat counts a software event"

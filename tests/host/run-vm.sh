@@ -22,8 +22,8 @@ export FAKE_QEMU_DIR=$fake
 
 # The stand-in reads the run's files from the initrd (the tree copies have
 # an empty base initramfs, so the initrd is the run's own archive), writes
-# the command and the list of /extra to the results disk as /cmd and
-# /extra.list, records its parent's arguments and the disks' file systems
+# the command and the list of /extra into the results share (-fsdev) as
+# cmd and extra.list, records its parent's arguments and the disks' file systems
 # (UUID, type, KiB allocated on the host) in FAKE_QEMU_DIR, and reports
 # "PCLAB-EXIT N" for "exit N".
 # "hold" waits for FAKE_QEMU_DIR/release.NAME (at most 60 s); "silent" ends
@@ -39,7 +39,11 @@ while [ $# -gt 0 ]; do
 	-drive)
 		file=${2#*,file=}
 		drives+=("${file%%,format=*}")
-		case "$2" in *id=results,*) results=${drives[-1]} ;; esac
+		shift ;;
+	-fsdev)
+		results=${2#local,id=results,path=}
+		results=${results%,security_model=none}
+		results=${results//,,/,}
 		shift ;;
 	esac
 	shift
@@ -58,7 +62,7 @@ for f in "${drives[@]}"; do
 	blkid -o value -s TYPE -s UUID "$f" | tr '\n' ' '
 	du -k "$f" | cut -f 1
 done >"$FAKE_QEMU_DIR/disks.$name"
-(cd "$d" && debugfs -w -R "write cmd cmd" "$results" && debugfs -w -R "write extra.list extra.list" "$results") >/dev/null 2>&1
+[ -d "$results" ] && cp "$d/cmd" "$d/extra.list" "$results/"
 cmd=$(cat "$d/cmd")
 case "$cmd" in
 silent) exit 0 ;;
@@ -116,10 +120,12 @@ runvm() {
 
 runvm -o "$res" -n basic -- 'exit 3'
 is "$status" 3 "run-vm exits with the status the guest reports"
-is "$(cat "$res/basic/cmd" 2>/dev/null)" "exit 3" "the results disk comes back into RESULTS/NAME"
+is "$(cat "$res/basic/cmd" 2>/dev/null)" "exit 3" "the guest's results share is RESULTS/NAME"
 ok "[ -s '$res/basic/console.log' ] && ! grep -q \$'\\r' '$res/basic/console.log'" \
 	"the console log is there, without carriage returns"
-ok "[ ! -e '$res/basic/lost+found' ]" "lost+found of the results disk is left out"
+ok "grep -qx 'virtio-9p-pci,fsdev=results,mount_tag=results' '$fake/args.basic' &&
+	! grep -q '^if=none,id=results,' '$fake/args.basic'" \
+	"RESULTS/NAME is shared over 9p, as the mount tag /init mounts, and is no disk"
 # ACCEL=icount: one TCG thread with the instruction-counted clock, and the
 # guest told that its TSC ticks with it
 runvm -a icount -c 1 -o "$res" -n icount -- 'exit 0'
@@ -219,9 +225,9 @@ touch "$fake/release.slow"
 
 runvm -o "$res" -n disks -d "ext4 ext4-b xfs" -s 512M -- true
 is "$status" 0 "a run with scratch disks"
-is "$(cut -d' ' -f2 "$fake/disks.disks" 2>/dev/null | tr '\n' ' ')" "ext4 ext4 ext4 xfs " \
-	"the results disk and the scratch disks have their file systems"
-is "$(cut -d' ' -f1 "$fake/disks.disks" 2>/dev/null | sort -u | wc -l)" 4 \
+is "$(cut -d' ' -f2 "$fake/disks.disks" 2>/dev/null | tr '\n' ' ')" "ext4 ext4 xfs " \
+	"the scratch disks have their file systems"
+is "$(cut -d' ' -f1 "$fake/disks.disks" 2>/dev/null | sort -u | wc -l)" 3 \
 	"each disk has its own file system UUID"
 is "$(awk '$3 > 8192' "$fake/disks.disks" 2>/dev/null)" "" \
 	"each fresh disk takes at most 8 MiB of host disk (after mkfs: 64 MiB and more)"
