@@ -68,11 +68,14 @@ choose_accel() {
 	# Under TCG the guest's TSC runs at the host's rate; told so, the guest
 	# does not calibrate it against the emulated PIT, which fails on a busy
 	# host and leaves the guest a jiffies clock (latencies in 4 ms steps).
+	# tsc=reliable: the clocksource watchdog would check the TSC against
+	# jiffies, whose timer interrupts a busy host delays: it measured a
+	# 96 ms skew in 480 ms once, and switched the guest to jiffies.
 	if [ "$accel" = tcg ] && [ -x "$top/build/host/tsc-khz" ]; then
-		cmdline="$cmdline tsc_early_khz=$("$top/build/host/tsc-khz")"
+		cmdline="$cmdline tsc_early_khz=$("$top/build/host/tsc-khz") tsc=reliable"
 	elif [ "$accel" = icount ]; then
 		# the TSC then ticks with the instruction clock: 1 GHz
-		cmdline="$cmdline tsc_early_khz=1000000"
+		cmdline="$cmdline tsc_early_khz=1000000 tsc=reliable"
 	fi
 }
 

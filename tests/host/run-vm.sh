@@ -131,7 +131,7 @@ ok "grep -qx 'virtio-9p-pci,fsdev=results,mount_tag=results' '$fake/args.basic' 
 runvm -a icount -c 1 -o "$res" -n icount -- 'exit 0'
 ok "[ $status = 0 ] && grep -qx 'tcg,thread=single' '$fake/args.icount' &&
 	grep -qx 'shift=0,sleep=on' '$fake/args.icount' &&
-	grep -q 'tsc_early_khz=1000000' '$fake/args.icount'" \
+	grep -q 'tsc_early_khz=1000000 tsc=reliable' '$fake/args.icount'" \
 	"ACCEL=icount runs QEMU with --icount and the guest's TSC at its 1 GHz"
 ok "! grep -q icount '$fake/args.basic'" "other runs have no -icount"
 
