@@ -35,6 +35,9 @@ const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
 	{ "writeback", "sb_clear_inode_writeback", PCV_EV_WB_END, PCV_FILTER_INO, { "dev", "ino" } },
 	{ "vmscan", "mm_vmscan_kswapd_wake", PCV_EV_KSWAPD_WAKE, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order" } },
+	/* in the task whose allocation wakes kswapd: who kswapd's evictions are for */
+	{ "vmscan", "mm_vmscan_wakeup_kswapd", PCV_EV_KSWAPD_WAKER, PCV_FILTER_NONE,
+	  { NULL, NULL, NULL, NULL, NULL, "order", "nid", "zid" } },
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", PCV_EV_DIRECT_RECLAIM, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order" } },
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", PCV_EV_RECLAIM, PCV_FILTER_NONE,

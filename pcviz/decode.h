@@ -26,7 +26,7 @@ struct pcv_evspec {
 	const char *field[PCV_NFIELDS];
 };
 
-#define PCV_NSPECS 18
+#define PCV_NSPECS 19
 extern const struct pcv_evspec pcv_specs[PCV_NSPECS];
 
 struct pcv_decoder {

@@ -19,6 +19,7 @@ const char *const pcv_kind_name[PCV_EV_NKINDS] = {
 	[PCV_EV_DIRTY] = "dirty",
 	[PCV_EV_WRITEBACK] = "writeback",
 	[PCV_EV_KSWAPD_WAKE] = "kswapd_wake",
+	[PCV_EV_KSWAPD_WAKER] = "kswapd_waker",
 	[PCV_EV_DIRECT_RECLAIM] = "direct_reclaim",
 	[PCV_EV_RECLAIM] = "reclaim",
 	[PCV_EV_DB_MARK] = "db_mark",
@@ -380,6 +381,11 @@ bool pcv_comm_is_kswapd(const char *comm)
 	return !*p;
 }
 
+uint64_t pcv_file_woken_known(const struct pcv_file *f)
+{
+	return f->evict_kswapd - f->woken_unknown;
+}
+
 double pcv_file_gone_mean(const struct pcv_file *f)
 {
 	return f->gone_n ? f->gone_sum / (double)f->gone_n : 0;
@@ -432,16 +438,74 @@ static struct pcv_reclaimer *reclaimer_of(struct pcv_file *f, const struct pcv_e
 }
 
 /*
- * An eviction: who did it (kswapd by its name, anyone else in direct
- * reclaim), and when, for the refault to come.
+ * The latest waker of the node of kswapd named comm (kswapd<N> runs for
+ * node N), NULL when none was seen.  The wake-up event fires only while
+ * that kswapd sleeps, so the latest is a waker of its current run, unless
+ * the run's own wake-up events were lost or not traced.
  */
-static void evict_event(struct pcv_file *f, const struct pcv_event *ev)
+static const struct pcv_woke *woke_of(const struct pcv_model *m, const char *comm)
+{
+	unsigned long nid = strtoul(comm + 6, NULL, 10);	/* digits: pcv_comm_is_kswapd() */
+	const struct pcv_woke *w = &m->woke[nid % PCV_NODES];
+
+	return w->seen && w->nid == nid ? w : NULL;
+}
+
+/* kswapd's pages charged to its waker w (NULL: unknown) in the file's table */
+static void charge_waker(struct pcv_file *f, const struct pcv_woke *w, uint64_t pages)
+{
+	struct pcv_waker *r = NULL;
+	int i;
+
+	if (!w) {
+		f->woken_unknown += pages;
+		return;
+	}
+	for (i = 0; i < f->nwakers; i++)
+		if (f->wakers[i].cgroup == w->cgroup &&
+		    !strncmp(f->wakers[i].comm, w->comm, sizeof(w->comm)))
+			break;
+	if (i < f->nwakers) {
+		r = &f->wakers[i];
+	} else if (f->nwakers < PCV_WAKERS) {
+		r = &f->wakers[f->nwakers++];
+		r->cgroup = w->cgroup;
+		memcpy(r->comm, w->comm, sizeof(r->comm));	/* both 16 bytes, ended */
+		r->pages = 0;
+	}
+	if (r)
+		r->pages += pages;
+	else
+		f->woken_others += pages;
+}
+
+/* A task woke a node's kswapd: it is the one the next evictions of that kswapd are charged to. */
+static void waker_event(struct pcv_model *m, const struct pcv_event *ev)
+{
+	struct pcv_woke *w = &m->woke[ev->arg[1] % PCV_NODES];
+
+	w->seen = true;
+	w->nid = ev->arg[1];
+	w->pid = ev->pid;
+	w->cgroup = ev->reclaimer;
+	memcpy(w->comm, ev->comm, sizeof(w->comm));
+	w->comm[sizeof(w->comm) - 1] = 0;	/* a comm of 15 characters at most */
+	w->ts = ev->ts;
+}
+
+/*
+ * An eviction: who did it (kswapd by its name, charged to the task that
+ * woke it; anyone else in direct reclaim), and when, for the refault to
+ * come.
+ */
+static void evict_event(const struct pcv_model *m, struct pcv_file *f, const struct pcv_event *ev)
 {
 	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1, n;
 	double ms;
 
 	if (pcv_comm_is_kswapd(ev->comm)) {
 		f->evict_kswapd += pages;
+		charge_waker(f, woke_of(m, ev->comm), pages);
 	} else {
 		struct pcv_reclaimer *r = reclaimer_of(f, ev);
 
@@ -549,6 +613,7 @@ static uint64_t event_pages(const struct pcv_event *ev)
 	case PCV_EV_LRU_ACTIVATE:
 	case PCV_EV_DIRTY:
 	case PCV_EV_KSWAPD_WAKE:
+	case PCV_EV_KSWAPD_WAKER:
 	case PCV_EV_DIRECT_RECLAIM:
 		return 1;
 	case PCV_EV_DB_CALL:
@@ -580,6 +645,9 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 	case PCV_EV_KSWAPD_WAKE:
 	case PCV_EV_DIRECT_RECLAIM:
 	case PCV_EV_RECLAIM:
+		break;
+	case PCV_EV_KSWAPD_WAKER:
+		waker_event(m, &ev);
 		break;
 	case PCV_EV_EVICT:
 	case PCV_EV_REFAULT:
@@ -618,7 +686,7 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 	}
 	write_event(&m->files[fi], &ev);
 	if (ev.kind == PCV_EV_EVICT)
-		evict_event(&m->files[fi], &ev);
+		evict_event(m, &m->files[fi], &ev);
 	else if (ev.kind == PCV_EV_REFAULT)
 		refault_event(&m->files[fi], &ev);
 	if (!m->reconstruct)
@@ -686,6 +754,10 @@ void pcv_model_reset_counts(struct pcv_model *m)
 		m->files[i].evict_kswapd = m->files[i].evict_direct = m->files[i].evict_others = 0;
 		memset(m->files[i].reclaimers, 0, sizeof(m->files[i].reclaimers));
 		m->files[i].nreclaimers = 0;
+		/* the latest wakers stay: kswapd may go on with the run they woke */
+		memset(m->files[i].wakers, 0, sizeof(m->files[i].wakers));
+		m->files[i].nwakers = 0;
+		m->files[i].woken_others = m->files[i].woken_unknown = 0;
 		m->files[i].refaults = m->files[i].refault_activated = 0;
 		m->files[i].refault_unseen = m->files[i].gone_n = 0;
 		m->files[i].gone_sum = m->files[i].gone_max = 0;
@@ -747,6 +819,18 @@ static void evict_words(const struct pcv_model *m, const struct pcv_event *ev, c
 		 ev->arg[0] ? " (active)" : "", who, target);
 }
 
+/* "kswapd1 woken by dd (pid 812, cgroup 345) for an order-0 allocation in zone 2" */
+static void waker_words(const struct pcv_event *ev, char *buf, size_t len)
+{
+	char cgroup[40] = "";
+
+	if (ev->reclaimer)
+		snprintf(cgroup, sizeof(cgroup), ", cgroup %llu", (unsigned long long)ev->reclaimer);
+	snprintf(buf, len, "kswapd%u woken by %.16s%s(pid %d%s) for an order-%u allocation in zone %u",
+		 ev->arg[1], ev->comm, ev->comm[0] ? " " : "", ev->pid, cgroup, ev->arg[0],
+		 ev->arg[2]);
+}
+
 static void refault_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf,
 			  size_t len)
 {
@@ -792,6 +876,9 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 		break;
 	case PCV_EV_KSWAPD_WAKE:
 		snprintf(buf, len, "kswapd woken (order %u)", ev->arg[0]);
+		break;
+	case PCV_EV_KSWAPD_WAKER:
+		waker_words(ev, buf, len);
 		break;
 	case PCV_EV_DIRECT_RECLAIM:
 		snprintf(buf, len, "direct reclaim begins (order %u)", ev->arg[0]);

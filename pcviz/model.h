@@ -39,6 +39,7 @@ enum pcv_kind {
 	PCV_EV_DIRTY,		/* writeback:writeback_dirty_folio */
 	PCV_EV_WRITEBACK,	/* writeback:writeback_single_inode */
 	PCV_EV_KSWAPD_WAKE,	/* vmscan:mm_vmscan_kswapd_wake */
+	PCV_EV_KSWAPD_WAKER,	/* vmscan:mm_vmscan_wakeup_kswapd (in the task that wakes kswapd) */
 	PCV_EV_DIRECT_RECLAIM,	/* vmscan:mm_vmscan_direct_reclaim_begin */
 	PCV_EV_RECLAIM,		/* vmscan:mm_vmscan_lru_shrink_inactive */
 	PCV_EV_DB_MARK,		/* filemap:dropbehind_mark */
@@ -83,6 +84,10 @@ extern const char *const pcv_wstate_name[PCV_W_N];
 #define PCV_WMAX_PAGES (1ull << 24)
 /* Direct reclaimers of a file's pages told apart; the rest are summed as "others" */
 #define PCV_RECLAIMERS 8
+/* Tasks that woke kswapd told apart per file; the rest are summed as "others" */
+#define PCV_WAKERS 8
+/* Nodes whose kswapd's latest waker is kept (kswapd<N> is node N's) */
+#define PCV_NODES 64
 /* The cgroup ID of the root cgroup: reclaim for the whole machine, kswapd's cgroup */
 #define PCV_CGROUP_ROOT 1
 /* A refault distance the kernel does not know (ULONG_MAX) */
@@ -98,9 +103,11 @@ extern const char *const pcv_wstate_name[PCV_W_N];
  *  WRITEBACK: nr_pages = pages written;  RECLAIM: index = scanned,
  *  nr_pages = reclaimed;  KSWAPD_WAKE, DIRECT_RECLAIM: arg[0] = order;
  *  EVICT: arg[0] = workingset, memcg, target, reclaimer (cgroup IDs);
- *  REFAULT: arg[0] = activate, arg[1] = workingset, memcg, distance.
- * pid is the task the event ran in; comm its name, for evictions only
- * (kswapd or a task in direct reclaim), "" when unknown.
+ *  REFAULT: arg[0] = activate, arg[1] = workingset, memcg, distance;
+ *  KSWAPD_WAKER: arg[0] = order, arg[1] = nid, arg[2] = zid, reclaimer =
+ *  the waking task's cgroup ID (0: unknown).
+ * pid is the task the event ran in; comm its name, for evictions (kswapd
+ * or a task in direct reclaim) and kswapd's wakers only, "" when unknown.
  */
 struct pcv_event {
 	double ts;
@@ -124,6 +131,29 @@ struct pcv_reclaimer {
 	uint64_t cgroup, target;
 	char comm[16];
 	uint64_t pages;
+};
+
+/*
+ * A task that woke kswapd, as a file's kswapd evictions are charged to
+ * it: its cgroup (0: unknown) and name.
+ */
+struct pcv_waker {
+	uint64_t cgroup;
+	char comm[16];
+	uint64_t pages;
+};
+
+/*
+ * The latest task to wake a node's kswapd (a kswapd_waker event): kswapd's
+ * evictions are charged to it.  seen is false until one is.
+ */
+struct pcv_woke {
+	bool seen;
+	uint32_t nid;
+	int32_t pid;
+	uint64_t cgroup;
+	char comm[16];
+	double ts;
 };
 
 /* A cell or a file: pages in each state. */
@@ -190,6 +220,15 @@ struct pcv_file {
 	int nreclaimers;
 	uint64_t refaults, refault_activated, refault_unseen;
 	/*
+	 * Who woke kswapd for its evictions of the file, in pages: the latest
+	 * waker of the evicting kswapd's node at each eviction (the first
+	 * PCV_WAKERS told apart, the rest in woken_others), and kswapd's
+	 * pages with no waker seen for its node (woken_unknown).
+	 */
+	struct pcv_waker wakers[PCV_WAKERS];
+	int nwakers;
+	uint64_t woken_others, woken_unknown;
+	/*
 	 * How long refaulted pages were gone: per page of [0, epages), the
 	 * time of its eviction in ms after ebase, plus 1 (0: none), from the
 	 * file's first eviction on (NULL before); pages past PCV_WMAX_PAGES
@@ -253,6 +292,8 @@ struct pcv_model {
 	uint64_t ev_prev[PCV_EV_NKINDS];
 	double ev_rate[PCV_EV_NKINDS];
 	uint64_t unattributed;	/* LRU events for pages of no watched file */
+	/* each node's latest kswapd waker, node nid in woke[nid % PCV_NODES] */
+	struct pcv_woke woke[PCV_NODES];
 	uint64_t lost;
 	struct pcv_event ring[PCV_RING];
 	unsigned ring_head, ring_len;
@@ -316,6 +357,8 @@ const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i);
 
 /* Is the task named comm kswapd ("kswapd0", "kswapd1", ...)? */
 bool pcv_comm_is_kswapd(const char *comm);
+/* Pages the file's kswapd evictions had a waker for (evict_kswapd less woken_unknown). */
+uint64_t pcv_file_woken_known(const struct pcv_file *f);
 /* The mean time the file's refaulted pages were gone, in seconds (0: none timed). */
 double pcv_file_gone_mean(const struct pcv_file *f);
 

@@ -10,7 +10,7 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (39 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
+#define MAX_VALUES (40 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
 
 /* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
 static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
@@ -49,18 +49,19 @@ static const char *states(const struct pcv_model *m, char *buf, size_t len)
 
 /*
  * Eviction attribution, the watched files' summed: pages evicted by kswapd
- * and by direct reclaim, refaulted and activated, how long refaulted pages
- * were gone (0 when none was timed).
+ * (of them, those with a waker seen) and by direct reclaim, refaulted and
+ * activated, how long refaulted pages were gone (0 when none was timed).
  */
 static void eviction_values(const struct pcv_model *m, struct pclab_table *t)
 {
-	uint64_t kswapd = 0, direct = 0, refaults = 0, activated = 0, n = 0;
+	uint64_t kswapd = 0, woken = 0, direct = 0, refaults = 0, activated = 0, n = 0;
 	double sum = 0, max = 0;
 
 	for (int i = 0; i < m->nfiles; i++) {
 		const struct pcv_file *f = &m->files[i];
 
 		kswapd += f->evict_kswapd;
+		woken += pcv_file_woken_known(f);
 		direct += f->evict_direct;
 		refaults += f->refaults;
 		activated += f->refault_activated;
@@ -69,6 +70,7 @@ static void eviction_values(const struct pcv_model *m, struct pclab_table *t)
 		max = f->gone_max > max ? f->gone_max : max;
 	}
 	pclab_add_uint(t, "evict_kswapd", kswapd);
+	pclab_add_uint(t, "evict_kswapd_woken_known", woken);
 	pclab_add_uint(t, "evict_direct", direct);
 	pclab_add_uint(t, "refaults", refaults);
 	pclab_add_uint(t, "refault_activated", activated);
@@ -88,6 +90,21 @@ static void json_reclaimers(FILE *out, const struct pcv_file *f)
 		fprintf(out, ",\"target\":%" PRIu64 ",\"pages\":%" PRIu64 "}", c->target, c->pages);
 	}
 	fprintf(out, "],\"evict_others\":%" PRIu64, f->evict_others);
+}
+
+/* Who woke kswapd for the file's pages: [{"cgroup":N,"comm":"dd","pages":N}, ...] */
+static void json_wakers(FILE *out, const struct pcv_file *f)
+{
+	fputs(",\"kswapd_wakers\":[", out);
+	for (int i = 0; i < f->nwakers; i++) {
+		const struct pcv_waker *w = &f->wakers[i];
+
+		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"comm\":", i ? "," : "", w->cgroup);
+		pclab_json_text(out, w->comm);
+		fprintf(out, ",\"pages\":%" PRIu64 "}", w->pages);
+	}
+	fprintf(out, "],\"kswapd_woken_others\":%" PRIu64 ",\"kswapd_woken_unknown\":%" PRIu64,
+		f->woken_others, f->woken_unknown);
 }
 
 static void values(const struct pcv_model *m, struct pclab_table *t, char *states_buf)
@@ -219,6 +236,7 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 			f->evict_kswapd, f->evict_direct, f->refaults, f->refault_activated,
 			f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
 		json_reclaimers(out, f);
+		json_wakers(out, f);
 		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
 		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);

@@ -59,8 +59,11 @@ static int collect(struct tracecmd_input *h, struct tep_record *rec, int cpu, vo
 		r->lost += rec->missed_events > 0 ? (uint64_t)rec->missed_events : 1;
 	if (!pcv_decode(&r->dec, rec, &ev))
 		return 0;
-	/* who evicted: the trace's saved command lines name the task ("<...>": not saved) */
-	if (ev.kind == PCV_EV_EVICT) {
+	/*
+	 * who evicted, who woke kswapd: the trace's saved command lines name
+	 * the task ("<...>": not saved); its cgroup was another machine's
+	 */
+	if (ev.kind == PCV_EV_EVICT || ev.kind == PCV_EV_KSWAPD_WAKER) {
 		const char *comm = tep_data_comm_from_pid(tracecmd_get_tep(h), ev.pid);
 
 		if (comm && strcmp(comm, "<...>"))

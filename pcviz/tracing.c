@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <kbuffer.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <tracefs.h>
 #include <unistd.h>
 
@@ -36,6 +38,12 @@ static struct {
 		double when;
 		char comm[16];
 	} comm[COMM_SLOTS];
+	/* pid -> cgroup ID for kswapd's wakers, likewise (0: unknown) */
+	struct {
+		int pid;
+		double when;
+		uint64_t id;
+	} cgroup[COMM_SLOTS];
 } T;
 
 struct stale_list {
@@ -264,6 +272,40 @@ static void comm_of(int pid, char comm[16])
 	memcpy(comm, T.comm[slot].comm, 16);
 }
 
+/*
+ * The cgroup2 ID of the task pid: its "0::/path" line of /proc/PID/cgroup,
+ * the inode number of that directory below /sys/fs/cgroup (the ID the
+ * workingset events give), remembered as the names are; 0 when the task
+ * is gone, or in no cgroup2 mounted there.
+ */
+static uint64_t cgroup_of(int pid)
+{
+	char path[64], text[1024], dir[1100], *line, *end;
+	double now = pclab_now();
+	size_t slot = (unsigned)pid % COMM_SLOTS;
+	struct stat st;
+
+	if (T.cgroup[slot].pid == pid && now - T.cgroup[slot].when < COMM_TTL_S)
+		return T.cgroup[slot].id;
+	T.cgroup[slot].pid = pid;
+	T.cgroup[slot].when = now;
+	T.cgroup[slot].id = 0;
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	if (pid <= 0 || pclab_read_file(path, text, sizeof(text)) <= 0)
+		return 0;
+	/* v1 hierarchies have lines "N:controllers:/path", cgroup2 the one "0::/path" */
+	line = !strncmp(text, "0::", 3) ? text : strstr(text, "\n0::");
+	if (!line)
+		return 0;
+	line += *line == '\n' ? 4 : 3;
+	end = line + strcspn(line, "\n");
+	*end = 0;
+	if (snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", line) < (int)sizeof(dir) &&
+	    !stat(dir, &st))
+		T.cgroup[slot].id = (uint64_t)st.st_ino;
+	return T.cgroup[slot].id;
+}
+
 /* overrun + dropped events of every CPU's buffer */
 static uint64_t lost_total(void)
 {
@@ -308,8 +350,10 @@ void pcv_trace_poll(struct pcv_model *m)
 				rec.size = kbuffer_event_size(T.kbuf);
 				if (!pcv_decode(&T.dec, &rec, &ev))
 					continue;
-				if (ev.kind == PCV_EV_EVICT)
+				if (ev.kind == PCV_EV_EVICT || ev.kind == PCV_EV_KSWAPD_WAKER)
 					comm_of(ev.pid, ev.comm);
+				if (ev.kind == PCV_EV_KSWAPD_WAKER)
+					ev.reclaimer = cgroup_of(ev.pid);
 				pcv_model_event(m, &ev);
 			}
 		}

@@ -550,7 +550,37 @@ static const char *cgroup_words(const struct ui *u, const struct run *r, uint64_
 	return buf;
 }
 
-/* One file's block of the eviction view: its numbers, then its direct reclaimers */
+/* Who woke kswapd for the file's kswapd evictions: a row per waker, others, unknown */
+static int draw_wakers(struct ui *u, const struct run *r, const struct pcv_file *f, int y, int x,
+		       int rows, int w)
+{
+	int row = 0;
+	char cg[128];
+
+	if (!f->evict_kswapd || rows <= 0)
+		return 0;
+	put(y + row++, x, w, A_DIM, "    %-40s %-16s %9s", "kswapd woken by (cgroup)", "task", "pages");
+	for (int i = 0; i < f->nwakers && row < rows; i++) {
+		const struct pcv_waker *k = &f->wakers[i];
+
+		/* 0: the waker's cgroup is unknown (a replay, or the task was gone) */
+		if (k->cgroup)
+			cgroup_words(u, r, k->cgroup, cg, sizeof(cg));
+		else
+			snprintf(cg, sizeof(cg), "?");
+		put(y + row++, x, w, A_NORMAL, "    %-40s %-16s %9llu", cg,
+		    k->comm[0] ? k->comm : "?", (unsigned long long)k->pages);
+	}
+	if (f->woken_others && row < rows)
+		put(y + row++, x, w, A_NORMAL, "    %-40s %-16s %9llu", "others", "",
+		    (unsigned long long)f->woken_others);
+	if (f->woken_unknown && row < rows)
+		put(y + row++, x, w, A_NORMAL, "    %-40s %-16s %9llu", "unknown (no waker seen)", "",
+		    (unsigned long long)f->woken_unknown);
+	return row;
+}
+
+/* One file's block of the eviction view: its numbers, kswapd's wakers, its direct reclaimers */
 static int draw_evictions(struct ui *u, const struct run *r, const struct pcv_file *f, bool sel,
 			  int y, int x, int rows, int w)
 {
@@ -571,6 +601,7 @@ static int draw_evictions(struct ui *u, const struct run *r, const struct pcv_fi
 	    (unsigned long long)f->evict_kswapd, (unsigned long long)f->evict_direct,
 	    (unsigned long long)f->refaults, (unsigned long long)f->refault_activated,
 	    (unsigned long long)f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
+	row += draw_wakers(u, r, f, y + row, x, rows - row, w);
 	if (f->nreclaimers && row < rows)
 		put(y + row++, x, w, A_DIM, "    %-40s %-16s %9s", "direct reclaim by (cgroup)", "task",
 		    "pages");
@@ -607,7 +638,7 @@ static void draw_eviction(struct ui *u, const struct run *r, int y, int x, int h
 		row += draw_evictions(u, r, &r->m->files[order[i]], i == pos, y + row, x,
 				      h - 1 - row, w);
 	put(y + h - 1, x, w, A_DIM,
-	    "kswapd's evictions are not charged to the task that woke it; %s",
+	    "kswapd's evictions charged to its latest waker (a guess); %s",
 	    r->src->realtime ? "task names from /proc" : "task names from the trace's saved cmdlines");
 }
 

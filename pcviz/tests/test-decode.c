@@ -201,11 +201,61 @@ static void test_workingset(void)
 	tep_free(tep);
 }
 
+/* mm_vmscan_wakeup_kswapd as this kernel describes it (include/trace/events/vmscan.h) */
+static const char waker_format[] = "name: mm_vmscan_wakeup_kswapd\nID: 700\nformat:\n" COMMON
+	"\tfield:int nid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int zid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int order;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long gfp_flags;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\nprint fmt: \"nid=%d order=%d\", REC->nid, REC->order\n";
+
+/* kswapd's waker: the event runs in the task whose allocation wakes kswapd */
+static void test_waker(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char data[32] = { 0 };
+	struct tep_record rec = { .ts = 5000000000, .data = data, .size = sizeof(data) };
+	struct pcv_decoder d;
+	struct pcv_event ev;
+	char text[sizeof(waker_format)];
+	char *at;
+
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, waker_format, strlen(waker_format), "vmscan");
+	tap_ok(pcv_decoder_init(&d, tep) == 1 && !d.problem[0] && d.pid,
+	       "the kswapd wake-up format decodes, with its common_pid");
+	put(data, 0, 700, 2);
+	put(data, 4, 812, 4);		/* common_pid: the waker */
+	put(data, 8, 1, 4);
+	put(data, 12, 2, 4);
+	put(data, 16, 3, 4);
+	put(data, 24, 0xcc0, 8);
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_KSWAPD_WAKER && ev.pid == 812 &&
+	       ev.arg[0] == 3 && ev.arg[1] == 1 && ev.arg[2] == 2 && !ev.reclaimer && !ev.comm[0] &&
+	       ev.ts == 5.0,
+	       "a wake-up decodes: the waker's pid, order 3, node 1, zone 2, cgroup not yet known");
+	rec.size = 16;
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a wake-up too short for order is not decoded");
+	tep_free(tep);
+	/* a kernel whose event has no nid: left out, named */
+	snprintf(text, sizeof(text), "%s", waker_format);
+	at = strstr(text, "int nid;");
+	memcpy(at, "int nod;", 8);
+	tep = tep_alloc();
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, text, strlen(text), "vmscan");
+	tap_ok(pcv_decoder_init(&d, tep) == 0 &&
+	       strstr(d.problem, "vmscan:mm_vmscan_wakeup_kswapd has no usable field nid"),
+	       "a wake-up without nid is not used: %s", d.problem);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	tep_set_loglevel(TEP_LOG_NONE);
 	test_formats();
 	test_records();
 	test_workingset();
+	test_waker();
 	return tap_done(0);
 }

@@ -330,6 +330,102 @@ static void test_eviction(void)
 	pcv_model_free(&M);
 }
 
+/* A task woke node nid's kswapd at ts: pid, name, cgroup (0: unknown) */
+static void waker(double ts, uint32_t nid, int32_t pid, const char *comm, uint64_t cgroup)
+{
+	struct pcv_event e = ev(PCV_EV_KSWAPD_WAKER, 0, 0, 0, 0);
+
+	e.ts = ts;
+	e.dev = 0;
+	e.arg[1] = nid;
+	e.pid = pid;
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	e.reclaimer = cgroup;
+	feed(e);
+}
+
+/*
+ * Who woke kswapd: each kswapd eviction is charged to the latest waker of
+ * its node (kswapd<N>, node N); none seen is unknown; a table of
+ * PCV_WAKERS per file, the rest in others.
+ */
+static void test_kswapd_wakers(void)
+{
+	const struct pcv_file *a, *b;
+	struct pcv_event e;
+	char words[200];
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
+	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
+	a = &M.files[0];
+	b = &M.files[1];
+	evict(1.0, 12, 0, 2, "kswapd0", 1, 1);
+	tap_ok(a->evict_kswapd == 2 && a->woken_unknown == 2 && !a->nwakers &&
+	       !pcv_file_woken_known(a),
+	       "kswapd evicts with no waker seen: its 2 pages are unknown's");
+	waker(2.0, 0, 812, "dd", 345);
+	tap_ok(M.ev_count[PCV_EV_KSWAPD_WAKER] == 1 && M.ev_pages[PCV_EV_KSWAPD_WAKER] == 1 &&
+	       !a->events[PCV_EV_KSWAPD_WAKER] && M.woke[0].seen && M.woke[0].pid == 812,
+	       "a wake-up counts system-wide, no file's, and is kept as node 0's latest waker");
+	evict(2.1, 12, 2, 4, "kswapd0", 1, 1);
+	evict(2.2, 12, 6, 1, "kswapd0", 1, 1);
+	evict(2.3, 12, 7, 1, "dd", 345, 1);
+	tap_ok(a->evict_kswapd == 7 && a->nwakers == 1 && a->wakers[0].cgroup == 345 &&
+	       !strcmp(a->wakers[0].comm, "dd") && a->wakers[0].pages == 5 &&
+	       a->woken_unknown == 2 && pcv_file_woken_known(a) == 5 && a->evict_direct == 1,
+	       "a waker then kswapd's evictions: 5 pages charged to dd (cgroup 345), not the direct one");
+	waker(3.0, 0, 900, "cat", 400);
+	waker(3.0, 0, 901, "sort", 400);
+	evict(3.1, 12, 8, 3, "kswapd0", 1, 1);
+	tap_ok(a->nwakers == 2 && a->wakers[1].pages == 3 && !strcmp(a->wakers[1].comm, "sort") &&
+	       a->wakers[0].pages == 5,
+	       "two wakers before kswapd runs: the latest (sort) is charged, cat not");
+	waker(4.0, 1, 77, "make", 500);
+	evict(4.1, 12, 11, 1, "kswapd1", 1, 1);
+	evict(4.2, 12, 12, 1, "kswapd0", 1, 1);
+	evict(4.3, 12, 13, 1, "kswapd2", 1, 1);
+	evict(4.4, 12, 14, 1, "kswapd64", 1, 1);
+	tap_ok(a->nwakers == 3 && !strcmp(a->wakers[2].comm, "make") && a->wakers[2].pages == 1 &&
+	       a->wakers[1].pages == 4 && a->woken_unknown == 4,
+	       "per node: kswapd1 is charged to node 1's waker, kswapd0 to node 0's, kswapd2 "
+	       "and kswapd64 (node 0's slot, another node) to unknown");
+	waker(5.0, 0, 0, "", 0);
+	evict(5.1, 12, 15, 1, "kswapd0", 1, 1);
+	tap_ok(a->nwakers == 4 && !a->wakers[3].cgroup && !a->wakers[3].comm[0] &&
+	       a->wakers[3].pages == 1 && a->woken_unknown == 4,
+	       "a waker with no name or cgroup (a replay without cmdlines) is still a known waker");
+	e = ev(PCV_EV_KSWAPD_WAKER, 0, 0, 0, 0);
+	e.pid = 812;
+	e.arg[0] = 2;
+	e.arg[1] = 1;
+	e.arg[2] = 3;
+	e.reclaimer = 345;
+	snprintf(e.comm, sizeof(e.comm), "dd");
+	pcv_event_words(&M, &e, words, sizeof(words));
+	tap_ok(!strcmp(words, "kswapd1 woken by dd (pid 812, cgroup 345) for an order-2 allocation "
+			      "in zone 3"), "wake-up in words: '%s'", words);
+	for (int i = 0; i < PCV_WAKERS + 2; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "w%d", i);
+		waker(6.0 + i, 0, 1000 + i, comm, (uint64_t)(2000 + i));
+		evict(6.0 + i, 13, (uint64_t)i, 1, "kswapd0", 1, 1);
+	}
+	waker(20.0, 0, 1000, "w0", 2000);
+	evict(20.0, 13, 50, 2, "kswapd0", 1, 1);
+	tap_ok(b->nwakers == PCV_WAKERS && b->woken_others == 2 && b->wakers[0].pages == 3 &&
+	       b->evict_kswapd == PCV_WAKERS + 4 && !b->woken_unknown &&
+	       pcv_file_woken_known(b) == b->evict_kswapd,
+	       "the wakers table is full at %d: the rest go to others, still known", PCV_WAKERS);
+	pcv_model_reset_counts(&M);
+	evict(21.0, 12, 30, 1, "kswapd0", 1, 1);
+	tap_ok(a->evict_kswapd == 1 && a->nwakers == 1 && !strcmp(a->wakers[0].comm, "w0") &&
+	       !b->nwakers && !b->woken_others && !a->woken_unknown,
+	       "reset zeroes the wakers tables, keeps the latest waker: kswapd may still run for it");
+	pcv_model_free(&M);
+}
+
 /* Eviction times are kept for PCV_WMAX_PAGES pages of a file, allocated when needed */
 static void test_eviction_bounds(void)
 {
@@ -598,6 +694,8 @@ static void test_eviction_output(void)
 	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
 	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
 	evict(1.0, 12, 0, 2, "kswapd0", 1, 1);
+	waker(1.5, 0, 55, "x\\y", 600);
+	evict(1.5, 13, 5, 1, "kswapd0", 1, 1);
 	evict(1.0, 12, 2, 1, "a \"q\", b", 300, 500);
 	evict(2.0, 13, 0, 1, "dd", 300, 1);
 	refault(2.5, 12, 0, 2, true);
@@ -606,12 +704,12 @@ static void test_eviction_output(void)
 	pcv_csv_line(out, &M);
 	fclose(out);
 	line2 = strchr(buf, '\n') + 1;
-	tap_ok(strstr(buf, ",wr_to_kept,evict_kswapd,evict_direct,refaults,refault_activated,"
-			   "gone_mean_s,gone_max_s,lost,") != NULL,
+	tap_ok(strstr(buf, ",wr_to_kept,evict_kswapd,evict_kswapd_woken_known,evict_direct,refaults,"
+			   "refault_activated,gone_mean_s,gone_max_s,lost,") != NULL,
 	       "CSV: the attribution columns, after the write timeline's, before lost");
-	tap_ok(strstr(line2, ",2,2,3,2,1.667,2.000,") != NULL,
-	       "CSV: the files summed: 2 by kswapd, 2 direct, 3 refaulted, 2 activated, gone "
-	       "mean 1.667 s, max 2 s");
+	tap_ok(strstr(line2, ",3,1,2,3,2,1.667,2.000,") != NULL,
+	       "CSV: the files summed: 3 by kswapd, 1 of them with a waker seen, 2 direct, 3 "
+	       "refaulted, 2 activated, gone mean 1.667 s, max 2 s");
 	tap_ok(count_char(buf, ',') == 2 * count_char(line2, ','),
 	       "CSV line has as many fields as the header");
 	free(buf);
@@ -625,6 +723,11 @@ static void test_eviction_output(void)
 			   "\"comm\":\"a \\\"q\\\", b\",\"target\":500,\"pages\":1}],"
 			   "\"evict_others\":0") != NULL,
 	       "JSON per file: the counts, the reclaimers with task names escaped");
+	tap_ok(strstr(buf, "\"evict_others\":0,\"kswapd_wakers\":[],\"kswapd_woken_others\":0,"
+			   "\"kswapd_woken_unknown\":2,") != NULL &&
+	       strstr(buf, "\"kswapd_wakers\":[{\"cgroup\":600,\"comm\":\"x\\\\y\",\"pages\":1}],"
+			   "\"kswapd_woken_others\":0,\"kswapd_woken_unknown\":0,") != NULL,
+	       "JSON per file: kswapd's wakers (a's none, 2 pages unknown; b's one, escaped)");
 	free(buf);
 	pcv_model_free(&M);
 }
@@ -980,6 +1083,7 @@ int main(int argc, char **argv)
 	test_reconstruct();
 	test_write_states();
 	test_eviction();
+	test_kswapd_wakers();
 	test_eviction_bounds();
 	test_eviction_output();
 	if (argc > 1) {

@@ -450,13 +450,15 @@ ok "head -n 1 '$tmp/w.csv' | grep -q ',wr_dirty,wr_to_dirty,wr_writeback,wr_to_w
 # them, so the columns are there and zero; the kinds are selectable
 for fx in v6 writes; do
 	"$bin" --replay "$fixtures/$fx.dat" -i 0.01 >"$tmp/ev-$fx.csv" 2>/dev/null
-	is "$(for c in ev_evict ev_refault pages_evict pages_refault evict_kswapd evict_direct \
-		refaults refault_activated gone_mean_s gone_max_s; do
+	is "$(for c in ev_evict ev_refault pages_evict pages_refault evict_kswapd \
+		evict_kswapd_woken_known evict_direct refaults refault_activated gone_mean_s \
+		gone_max_s ev_kswapd_waker pages_kswapd_waker; do
 		printf '%s ' "$(field $c "$tmp/ev-$fx.csv" 9999)"; done)" \
-		"0 0 0 0 0 0 0 0 0.000 0.000 " "$fx.dat: the eviction columns are there, all zero"
+		"0 0 0 0 0 0 0 0 0 0.000 0.000 0 0 " \
+		"$fx.dat: the eviction and kswapd waker columns are there, all zero"
 done
-ok "head -n 1 '$tmp/ev-v6.csv' | grep -q ',ev_add,ev_delete,ev_evict,ev_refault,ev_lru_insert,.*,wr_to_kept,evict_kswapd,evict_direct,refaults,refault_activated,gone_mean_s,gone_max_s,lost,'" \
-	"... ev_evict, ev_refault among the kinds; the attribution columns before lost"
+ok "head -n 1 '$tmp/ev-v6.csv' | grep -q ',ev_add,ev_delete,ev_evict,ev_refault,ev_lru_insert,.*,ev_kswapd_wake,ev_kswapd_waker,ev_direct_reclaim,.*,wr_to_kept,evict_kswapd,evict_kswapd_woken_known,evict_direct,refaults,refault_activated,gone_mean_s,gone_max_s,lost,'" \
+	"... ev_evict, ev_refault, ev_kswapd_waker among the kinds; the attribution columns before lost"
 "$bin" --replay "$fixtures/v6.dat" -i 0.01 --json >"$tmp/ev.json" 2>/dev/null
 ok "python3 -c 'import json,sys
 for l in open(sys.argv[1]):
@@ -464,10 +466,15 @@ for l in open(sys.argv[1]):
         assert [f[k] for k in (\"evict_kswapd\", \"evict_direct\", \"evict_others\", \"refaults\",
             \"refault_activated\", \"refault_unseen\", \"gone_mean_s\", \"gone_max_s\")] == [0] * 8
         assert f[\"reclaimers\"] == []
-' '$tmp/ev.json'" "--json: per file the attribution counts (zero) and an empty reclaimers list"
+        assert f[\"kswapd_wakers\"] == []
+        assert [f[\"kswapd_woken_others\"], f[\"kswapd_woken_unknown\"]] == [0, 0]
+' '$tmp/ev.json'" "--json: per file the attribution counts (zero), empty reclaimers and kswapd_wakers"
 "$bin" --synthetic --count 1 --events evict,refault >"$tmp/ev-syn.csv" 2>"$tmp/err"
 is "$?,$(wc -c <"$tmp/err")" "0,0" "--events evict,refault: accepted"
 ok "'$bin' --help | grep -q 'add,delete,evict,refault,'" "--help lists evict and refault"
+"$bin" --synthetic --count 1 --events evict,kswapd_waker >"$tmp/ev-syn.csv" 2>"$tmp/err"
+is "$?,$(wc -c <"$tmp/err")" "0,0" "--events evict,kswapd_waker: accepted"
+ok "'$bin' --help | grep -q 'kswapd_wake,kswapd_waker,'" "--help lists kswapd_waker"
 
 # the build: a second make does nothing
 ok "make -s -C '$top' -q build/host/pcviz build/guest/bin/pcviz build/host/pcviz-tests/test-model" \

@@ -246,7 +246,7 @@ check "6: who evicted whom" wait_for wt 'view: eviction'
 check "... a block per file; a trace without workingset events has no eviction to show" \
 	has wt '^Who evicted whom' '^> dev 254:16 ino 12$' '^  dev 254:16 ino 13$' \
 	'^    no eviction or refault seen'
-check "... its limits in the last line" has wt "kswapd's evictions are not charged .* saved cmdlines"
+check "... its limits in the last line" has wt "kswapd's evictions charged to its latest waker [(]a guess[)]; .* saved cmdlines"
 key wt '?'
 check "the help lists key 5, the write timeline" wait_for wt '5 +the write timeline'
 check "... and key 6, who evicted whom" has wt '6 +who evicted whom'
