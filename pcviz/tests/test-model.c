@@ -243,6 +243,16 @@ static bool near(double a, double b)
 	return a > b - 1e-3 && a < b + 1e-3;
 }
 
+/* A fresh model watching two files of 1 MiB, inodes 12 and 13 of one device */
+static void two_files(const struct pcv_file **a, const struct pcv_file **b)
+{
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
+	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
+	*a = &M.files[0];
+	*b = &M.files[1];
+}
+
 /* Who evicted whom: kswapd, direct reclaimers by cgroup and task, refaults, time gone. */
 static void test_eviction(void)
 {
@@ -250,11 +260,7 @@ static void test_eviction(void)
 	struct pcv_event e;
 	char words[200];
 
-	pcv_model_init(&M);
-	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
-	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
-	a = &M.files[0];
-	b = &M.files[1];
+	two_files(&a, &b);
 	tap_ok(pcv_comm_is_kswapd("kswapd0") && pcv_comm_is_kswapd("kswapd13") &&
 	       !pcv_comm_is_kswapd("kswapd") && !pcv_comm_is_kswapd("kswapd0x") &&
 	       !pcv_comm_is_kswapd("dd") && !pcv_comm_is_kswapd(""),
@@ -355,11 +361,7 @@ static void test_kswapd_wakers(void)
 	struct pcv_event e;
 	char words[200];
 
-	pcv_model_init(&M);
-	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 1 << 20);
-	pcv_model_add_file(&M, "/mnt/b", 7 << 20 | 1, 13, 1 << 20);
-	a = &M.files[0];
-	b = &M.files[1];
+	two_files(&a, &b);
 	evict(1.0, 12, 0, 2, "kswapd0", 1, 1);
 	tap_ok(a->evict_kswapd == 2 && a->woken_unknown == 2 && !a->nwakers &&
 	       !pcv_file_woken_known(a),
