@@ -145,30 +145,63 @@ together() {
 	rm -f /tmp/together.*.json
 }
 
+# make_cgroup NAME: the cgroup /sys/fs/cgroup/NAME, with the memory
+# controller, so that the page-cache pages of its tasks are charged to it
+# and their reclaim is told by it
+make_cgroup() {
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "/sys/fs/cgroup/$1"
+}
+
+# sh -c "$in_cgroup" NAME PROGRAM [ARG...]: runs PROGRAM in the cgroup
+# NAME (make_cgroup it first).  A program, not a function: with "&", $! is
+# the program's own pid, which a signal must reach.
+# shellcheck disable=SC2016 # expanded by that sh
+in_cgroup='echo $$ >"/sys/fs/cgroup/$0/cgroup.procs" && exec "$@"'
+
+
 # beside NAME HOT [COMMAND...]: a latency-sensitive reader (random 4 KiB
 # reads of HOT at 500 per second, counting page-cache hits) beside COMMAND,
 # for as long as COMMAND takes; with no COMMAND, alone for $secs seconds.
 # HOT is read twice first, after a cold cache, so it starts cached and on
-# the active list.  Records facts NAME-hot (iolab's summary) and
-# NAME.resident (the hot set's cached pages before and after) and the log
-# NAME-hot.csv; returns COMMAND's status.
+# the active list.  The reader runs in the cgroup hot-reader, COMMAND in
+# neighbour.  Records facts NAME-hot (iolab's summary) and NAME.resident
+# (the hot set's cached pages before and after) and the log NAME-hot.csv;
+# with beside_watch=1, pcviz watches the hot set's evictions meanwhile:
+# fact NAME.evictions (who evicted its pages, how many came back) and the
+# log NAME-evictions.jsonl.  Returns COMMAND's status.
 beside() {
 	# names of their own: COMMAND may be a function that sets name or hot
 	beside_name=$1 beside_hot=$2
 	shift 2
 	cold
-	cat "$beside_hot" >/dev/null
-	cat "$beside_hot" >/dev/null
+	make_cgroup hot-reader
+	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
+	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
 	h0=$(cached "$beside_hot")
 	beside_status=0
+	if [ "${beside_watch:-0}" = 1 ]; then
+		pcviz -j -i 1 -e evict,refault,kswapd_waker "$beside_hot" \
+			>"$out/$beside_name-evictions.jsonl" 2>/dev/null &
+		watcher=$!
+		# its first line: tracing is on
+		while [ ! -s "$out/$beside_name-evictions.jsonl" ] && kill -0 "$watcher" 2>/dev/null; do
+			sleep 0.1
+		done
+	fi
 	if [ $# -eq 0 ]; then
-		iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$beside_name-hot.csv" "$beside_hot" >/tmp/beside-hot.json
+		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$beside_name-hot.csv" \
+			"$beside_hot" >/tmp/beside-hot.json
 	else
 		# the hot reader runs until COMMAND is done (SIGINT ends it with
-		# its summary)
-		iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$beside_name-hot.csv" "$beside_hot" >/tmp/beside-hot.json &
+		# its summary); COMMAND may be a function: this shell moves
+		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$beside_name-hot.csv" \
+			"$beside_hot" >/tmp/beside-hot.json &
 		reader=$!
+		make_cgroup neighbour
+		echo $$ >/sys/fs/cgroup/neighbour/cgroup.procs
 		"$@" || beside_status=$?
+		echo $$ >/sys/fs/cgroup/cgroup.procs
 		kill -INT "$reader"
 		wait "$reader"
 	fi
@@ -177,6 +210,20 @@ beside() {
 	fact "$beside_name.resident" "{\"before\": $h0, \"after\": $h1}"
 	say "  $beside_name: hot reader hit $(json "$beside_name-hot" hit_pct)%, p99 $(json "$beside_name-hot" lat_us.p99) us;" \
 		"hot set $h0 -> $h1 pages cached"
+	if [ "${beside_watch:-0}" = 1 ]; then
+		kill -TERM "$watcher"
+		wait "$watcher" 2>/dev/null || true
+		fact "$beside_name.evictions" "$(tail -n 1 "$out/$beside_name-evictions.jsonl" |
+			jq -c --argjson n "$(stat -c %i /sys/fs/cgroup/neighbour)" '.per_file[0] |
+			def pages(rows): [rows[] | select(.cgroup == $n) | .pages] | add // 0;
+			{kswapd: .evict_kswapd, direct: .evict_direct,
+			 neighbour_direct: pages(.reclaimers), neighbour_woke_kswapd: pages(.kswapd_wakers),
+			 refaults, gone_mean_s, gone_max_s}')"
+		say "  $beside_name: pcviz: $(json "$beside_name.evictions" kswapd) hot pages evicted by kswapd" \
+			"($(json "$beside_name.evictions" neighbour_woke_kswapd) woken by the neighbour)," \
+			"$(json "$beside_name.evictions" direct) in direct reclaim" \
+			"($(json "$beside_name.evictions" neighbour_direct) by the neighbour)"
+	fi
 	return "$beside_status"
 }
 

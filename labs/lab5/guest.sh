@@ -13,6 +13,8 @@ pclab-rw -w -s "${hot_mib}M" -f "$hot"
 fact hot-mib "$hot_mib"
 
 say "the hot set: $hot_mib MiB read at random, 500 reads/s, for $secs s per scenario"
+# pcviz tells who evicted the hot set's pages (beside's NAME.evictions)
+beside_watch=1
 step=0
 for mode in none buffered uncached direct; do
 	step=$((step + 1))
