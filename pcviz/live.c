@@ -15,6 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "memcg.h"
 #include "message.h"
 #include "pclab/clock.h"
 #include "procfs.h"
@@ -28,6 +29,9 @@ struct live {
 	bool mincore;
 	struct pclab_kswapd kswapd;
 	bool tracing;
+	/* cgroup2's mount, NULL when there is none (memcg_why says so) */
+	const char *memcg_root;
+	char memcg_why[128];
 	/* the directories named on the command line, followed with inotify */
 	int inotify_fd;
 	int ndirs;
@@ -63,6 +67,24 @@ static int refuse_pseudo(int fd, const char *path, char *err, size_t len)
 			return -1;
 		}
 	return 0;
+}
+
+/*
+ * Where cgroup2 is: /sys/fs/cgroup, or /sys/fs/cgroup/unified in the
+ * hybrid layout of systemd.  cgroup v1's memory.stat is another file
+ * ("cache" for "file", no pgscan, totals under other names), so cgroup
+ * v1 is not read.
+ */
+static const char *memcg_root(char *why, size_t len)
+{
+	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	struct statfs sf;
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!statfs(roots[i], &sf) && (unsigned long)sf.f_type == CGROUP2_SUPER_MAGIC)
+			return roots[i];
+	snprintf(why, len, "no cgroup2 at /sys/fs/cgroup (cgroup v1 is not read)");
+	return NULL;
 }
 
 /* What a path that is no regular file or directory is, in words */
@@ -309,6 +331,12 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 	}
 	snprintf(m->res_source, sizeof(m->res_source), "%s", used_mincore ? "mincore" : "cachestat");
 	pcv_read_system(&m->sys, &l->kswapd);
+	if (l->memcg_root) {
+		pcv_read_memcgs(&m->memcgs, l->memcg_root);
+	} else {
+		m->memcgs.known = true;
+		snprintf(m->memcgs.why, sizeof(m->memcgs.why), "%s", l->memcg_why);
+	}
 	if (l->tracing)
 		pcv_trace_poll(m);
 	m->refresh_us = (pclab_now() - t0) * 1e6;
@@ -390,6 +418,7 @@ int pcv_live_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_op
 	}
 	l->mincore = o->mincore;
 	pclab_kswapd_find(&l->kswapd, NULL);
+	l->memcg_root = memcg_root(l->memcg_why, sizeof(l->memcg_why));
 	s->name = "live";
 	s->sample = live_refresh;
 	s->close = live_close;

@@ -52,6 +52,20 @@ const char *const pcv_vm_name[PCV_VM_N] = {
 	[PCV_VM_DB_BUSY] = "dropbehind_kept_busy",
 };
 
+/* As memory.stat and memory.events name them (Documentation/admin-guide/cgroup-v2.rst) */
+const char *const pcv_mcg_name[PCV_MCG_N] = {
+	[PCV_MCG_FILE] = "file",
+	[PCV_MCG_ACTIVE_FILE] = "active_file",
+	[PCV_MCG_INACTIVE_FILE] = "inactive_file",
+	[PCV_MCG_FILE_DIRTY] = "file_dirty",
+	[PCV_MCG_FILE_WRITEBACK] = "file_writeback",
+	[PCV_MCG_REFAULT] = "workingset_refault_file",
+	[PCV_MCG_ACTIVATE] = "workingset_activate_file",
+	[PCV_MCG_PGSCAN] = "pgscan",
+	[PCV_MCG_PGSTEAL] = "pgsteal",
+};
+const char *const pcv_mcg_event_name[PCV_MCG_EV_N] = { "low", "high", "max", "oom" };
+
 const char *const pcv_db_when[PCV_DB_NWHEN] = { "read", "writeback", "irq-writeback", "fsync" };
 const char *const pcv_db_result[PCV_DB_NRESULT] = {
 	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "tail", "irq",
@@ -720,6 +734,14 @@ void pcv_model_tick(struct pcv_model *m, double now)
 		if (s->kswapd_ticks >= 0 && s->kswapd_prev_ticks >= 0)
 			s->kswapd_cpu = 100.0 * (double)(s->kswapd_ticks - s->kswapd_prev_ticks) /
 					(double)s->ticks_per_s / dt;
+		/* a cgroup's rates need it in this sample and the one before */
+		for (int i = 0; i < m->memcgs.n; i++) {
+			struct pcv_memcg *c = &m->memcgs.cg[i];
+
+			for (int k = PCV_MCG_REFAULT; k < PCV_MCG_N; k++)
+				c->rate[k] = c->has_prev && c->valid[k] ?
+					     rate(c->stat[k], c->prev[k], dt) : 0;
+		}
 	}
 	/* the write timeline: the states pages were in or went through */
 	for (int i = 0; i < m->nfiles; i++) {

@@ -8,7 +8,8 @@
  *    the number of cells, never by the file's size);
  *  - system: /proc/meminfo and /proc/vmstat values, rates per second;
  *  - events: counts and rates per kind, a ring of the latest events, the
- *    number of events the kernel could not deliver (lost).
+ *    number of events the kernel could not deliver (lost);
+ *  - memcgs: page-cache counters per memory cgroup, live only.
  */
 #ifndef PCVIZ_MODEL_H
 #define PCVIZ_MODEL_H
@@ -265,6 +266,54 @@ struct pcv_system {
 	int mglru;		/* 1 on, 0 off, -1 unknown */
 };
 
+/*
+ * The memory.stat keys pcviz reads per memory cgroup, in the order of
+ * pcv_memcg.stat[]: sizes in bytes up to PCV_MCG_REFAULT, event counts
+ * (cumulative, shown per second) from it on.
+ */
+enum pcv_mcg {
+	PCV_MCG_FILE, PCV_MCG_ACTIVE_FILE, PCV_MCG_INACTIVE_FILE, PCV_MCG_FILE_DIRTY,
+	PCV_MCG_FILE_WRITEBACK, PCV_MCG_REFAULT, PCV_MCG_ACTIVATE, PCV_MCG_PGSCAN, PCV_MCG_PGSTEAL,
+	PCV_MCG_N
+};
+extern const char *const pcv_mcg_name[PCV_MCG_N];
+/* The memory.events keys pcviz reads, in the order of pcv_memcg.events[] */
+enum { PCV_MCG_EV_LOW, PCV_MCG_EV_HIGH, PCV_MCG_EV_MAX, PCV_MCG_EV_OOM, PCV_MCG_EV_N };
+extern const char *const pcv_mcg_event_name[PCV_MCG_EV_N];
+/* Memory cgroups read per refresh at most, depth-first; the rest are counted, not read */
+#define PCV_MEMCGS 64
+/* memory.max "max": no limit */
+#define PCV_MCG_UNLIMITED UINT64_MAX
+
+/*
+ * One memory cgroup's counters at the last refresh.  valid[] says which
+ * memory.stat keys its kernel has; events, PSI, current and max are each
+ * unknown (false) when their file could not be read, e.g. the cgroup went
+ * away between memory.stat and them.  prev[] is the same cgroup's (by
+ * path) at the refresh before, has_prev false when it was not seen then:
+ * rates need two samples of one cgroup.
+ */
+struct pcv_memcg {
+	char path[120];		/* below the cgroup2 root: "/", "/system.slice" */
+	uint64_t stat[PCV_MCG_N], prev[PCV_MCG_N];
+	bool valid[PCV_MCG_N], has_prev;
+	double rate[PCV_MCG_N];	/* per second over the last interval, event counts only */
+	uint64_t events[PCV_MCG_EV_N];
+	bool events_valid;
+	double psi_some, psi_full;	/* memory.pressure avg10, percent */
+	bool psi_valid;
+	uint64_t current, max;	/* bytes; max PCV_MCG_UNLIMITED for "max" */
+	bool current_valid, max_valid;
+};
+
+struct pcv_memcgs {
+	bool known;		/* read live; false in a replay or the synthetic run */
+	char why[128];		/* why there are none, when known and n is 0 */
+	int n;
+	long more;		/* memory cgroups found beyond PCV_MEMCGS, not read */
+	struct pcv_memcg cg[PCV_MEMCGS];
+};
+
 /* A direct-mapped pfn -> (file, page) table: attributes LRU events. */
 #define PCV_PFN_SLOTS (1u << 17)
 struct pcv_pfn_slot {
@@ -279,6 +328,7 @@ struct pcv_model {
 	int max_files;		/* files[] takes this many (PCV_FILES by default) */
 	long unwatched;		/* files found beyond max_files */
 	struct pcv_system sys;
+	struct pcv_memcgs memcgs;
 	double now, prev_now;	/* seconds: source's clock */
 	double t0;		/* when counting started */
 	uint64_t ticks;		/* intervals ended (the write timeline's clock) */

@@ -107,6 +107,59 @@ static void json_wakers(FILE *out, const struct pcv_file *f)
 		f->woken_others, f->woken_unknown);
 }
 
+/* a JSON member ",\"name\":N", or null where it is unknown */
+static void json_uint(FILE *out, const char *name, uint64_t u, bool known)
+{
+	if (known)
+		fprintf(out, ",\"%s\":%" PRIu64, name, u);
+	else
+		fprintf(out, ",\"%s\":null", name);
+}
+
+static void json_real(FILE *out, const char *name, double d, bool known)
+{
+	if (known)
+		fprintf(out, ",\"%s\":%.3f", name, d);
+	else
+		fprintf(out, ",\"%s\":null", name);
+}
+
+/*
+ * The memory cgroups, live only: a number of them varies from line to
+ * line, which CSV's fixed columns cannot take, so JSON alone has them.
+ * Sizes in bytes, event counters per second, memory.max "max" for none.
+ */
+static void json_memcgs(FILE *out, const struct pcv_memcgs *c)
+{
+	fputs(",\"cgroups\":[", out);
+	for (int i = 0; i < c->n; i++) {
+		const struct pcv_memcg *g = &c->cg[i];
+		char name[40];
+
+		fprintf(out, "%s{\"path\":", i ? "," : "");
+		pclab_json_text(out, g->path);
+		json_uint(out, "current", g->current, g->current_valid);
+		if (g->max_valid && g->max == PCV_MCG_UNLIMITED)
+			fputs(",\"max\":\"max\"", out);
+		else
+			json_uint(out, "max", g->max, g->max_valid);
+		for (int k = 0; k < PCV_MCG_REFAULT; k++)
+			json_uint(out, pcv_mcg_name[k], g->stat[k], g->valid[k]);
+		for (int k = PCV_MCG_REFAULT; k < PCV_MCG_N; k++) {
+			snprintf(name, sizeof(name), "%s_s", pcv_mcg_name[k]);
+			json_real(out, name, g->rate[k], g->valid[k]);
+		}
+		for (int k = 0; k < PCV_MCG_EV_N; k++) {
+			snprintf(name, sizeof(name), "events_%s", pcv_mcg_event_name[k]);
+			json_uint(out, name, g->events[k], g->events_valid);
+		}
+		json_real(out, "psi_some_avg10", g->psi_some, g->psi_valid);
+		json_real(out, "psi_full_avg10", g->psi_full, g->psi_valid);
+		fputc('}', out);
+	}
+	fprintf(out, "],\"cgroups_more\":%ld", c->more);
+}
+
 static void values(const struct pcv_model *m, struct pclab_table *t, char *states_buf)
 {
 	struct pcv_res total = pcv_model_total(m);
@@ -241,6 +294,9 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	if (m->memcgs.known)
+		json_memcgs(out, &m->memcgs);
+	fputs("}\n", out);
 	fflush(out);
 }

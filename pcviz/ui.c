@@ -3,7 +3,7 @@
  * The live views (ncurses).  Each frame: lay out the selected file's map to
  * the window, refresh the model from the source, draw.  Views: overview
  * (map, system, events), map (with the file list), system, events, write
- * timeline, eviction (who evicted whom).
+ * timeline, eviction (who evicted whom), cgroups (memory cgroups' counters).
  */
 #define _GNU_SOURCE
 #include <curses.h>
@@ -21,9 +21,10 @@
 #define MIN_COLS 60
 #define MIN_LINES 16
 
-enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, VIEW_TIMELINE, VIEW_EVICTION, NVIEWS };
+enum { VIEW_OVERVIEW, VIEW_MAP, VIEW_SYSTEM, VIEW_EVENTS, VIEW_TIMELINE, VIEW_EVICTION,
+       VIEW_CGROUPS, NVIEWS };
 static const char *const view_name[NVIEWS] = { "overview", "map", "system", "events", "timeline",
-					       "eviction" };
+					       "eviction", "cgroups" };
 enum { SORT_NAME, SORT_CACHED, SORT_SIZE, NSORTS };
 static const char *const sort_name[NSORTS] = { "name", "cached", "size" };
 enum { C_CACHED = 1, C_DIRTY, C_WRITEBACK, C_TITLE, C_ALERT };
@@ -114,6 +115,7 @@ static void key_system(struct ui *u) { u->view = VIEW_SYSTEM; }
 static void key_events(struct ui *u) { u->view = VIEW_EVENTS; }
 static void key_timeline(struct ui *u) { u->view = VIEW_TIMELINE; }
 static void key_eviction(struct ui *u) { u->view = VIEW_EVICTION; }
+static void key_cgroups(struct ui *u) { u->view = VIEW_CGROUPS; }
 static void key_help(struct ui *u) { u->help = true; }
 static void key_reset(struct ui *u)
 {
@@ -224,13 +226,14 @@ static const struct key {
 } keys[] = {
 	{ 'q', 'Q', "q", "quit", key_quit },
 	{ ' ', 'p', "space p", "pause or resume", key_pause },
-	{ '\t', 'v', "tab v", "next view (overview, map, ..., eviction)", key_next_view },
+	{ '\t', 'v', "tab v", "next view (overview, map, ..., cgroups)", key_next_view },
 	{ '1', 0, "1", "overview: map, system and events", key_overview },
 	{ '2', 0, "2", "the map, with the list of files", key_map },
 	{ '3', 0, "3", "the system panel", key_system },
 	{ '4', 0, "4", "the events panel, with a long log", key_events },
 	{ '5', 0, "5", "the write timeline of each file's pages", key_timeline },
 	{ '6', 0, "6", "who evicted whom: reclaimers of each file's pages", key_eviction },
+	{ '7', 0, "7", "memory cgroups: file cache, refaults, PSI", key_cgroups },
 	{ '+', '=', "+", "zoom the map in", key_zoom_in },
 	{ '-', '_', "-", "zoom the map out", key_zoom_out },
 	{ KEY_LEFT, '[', "<- [", "pan the zoomed map left", key_left },
@@ -642,6 +645,84 @@ static void draw_eviction(struct ui *u, const struct run *r, int y, int x, int h
 	    r->src->realtime ? "task names from /proc" : "task names from the trace's saved cmdlines");
 }
 
+/* Bytes in MiB, as the cgroups view shows sizes: "-" when the kernel has no such key */
+static const char *mib(const struct pcv_memcg *g, int k, char *buf, size_t len)
+{
+	if (g->valid[k])
+		snprintf(buf, len, "%.1f", (double)g->stat[k] / (1 << 20));
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static const char *per_s(const struct pcv_memcg *g, int k, char *buf, size_t len)
+{
+	if (g->valid[k])
+		return human(g->rate[k], buf, len);
+	snprintf(buf, len, "%5s", "-");
+	return buf;
+}
+
+/* A line per memory cgroup, in the order of the walk (a parent before its children) */
+static void draw_cgroups(struct ui *u, const struct run *r, int y, int x, int h, int w)
+{
+	const struct pcv_memcgs *c = &r->m->memcgs;
+	int row = y;
+
+	put(row++, x, w, colour(u, C_TITLE) | A_BOLD,
+	    "Memory cgroups  (file cache MiB; per second: refaults, activations, pages stolen)");
+	if (!c->known) {
+		put(row, x, w, A_DIM, "no cgroup counters in a %s: pcviz reads them live, a trace has none",
+		    r->src->name);
+		return;
+	}
+	if (!c->n) {
+		put(row, x, w, A_DIM, "no cgroup counters: %s", c->why);
+		return;
+	}
+	put(row++, x, w, A_DIM, "%-28s %7s %7s %8s %7s %7s %5s %5s %5s %6s %6s %6s %5s %5s", "cgroup",
+	    "file", "active", "inactive", "dirty", "wback", "refs", "acts", "steal", "high", "max",
+	    "oom", "some", "full");
+	for (int i = 0; i < c->n && row < y + h - 1; i++) {
+		const struct pcv_memcg *g = &c->cg[i];
+		static const int sizes[] = { PCV_MCG_FILE, PCV_MCG_ACTIVE_FILE, PCV_MCG_INACTIVE_FILE,
+					     PCV_MCG_FILE_DIRTY, PCV_MCG_FILE_WRITEBACK };
+		static const int rates[] = { PCV_MCG_REFAULT, PCV_MCG_ACTIVATE, PCV_MCG_PGSTEAL };
+		char sz[5][24], rt[3][16], ev[3][24], psi[2][16], path[32];
+		/* the path's end when it is too long: the leaf names the cgroup */
+		size_t len = strlen(g->path);
+
+		if (len > 28)
+			snprintf(path, sizeof(path), "...%s", g->path + len - 25);
+		else
+			snprintf(path, sizeof(path), "%s", g->path);
+
+		for (int k = 0; k < 5; k++)
+			mib(g, sizes[k], sz[k], sizeof(sz[k]));
+		for (int k = 0; k < 3; k++)
+			per_s(g, rates[k], rt[k], sizeof(rt[k]));
+		for (int k = 0; k < 3; k++) {
+			if (g->events_valid)
+				snprintf(ev[k], sizeof(ev[k]), "%llu",
+					 (unsigned long long)g->events[PCV_MCG_EV_HIGH + k]);
+			else
+				snprintf(ev[k], sizeof(ev[k]), "-");
+		}
+		for (int k = 0; k < 2; k++) {
+			if (g->psi_valid)
+				snprintf(psi[k], sizeof(psi[k]), "%.1f", k ? g->psi_full : g->psi_some);
+			else
+				snprintf(psi[k], sizeof(psi[k]), "-");
+		}
+		put(row++, x, w, A_NORMAL, "%-28s %7s %7s %8s %7s %7s %5s %5s %5s %6s %6s %6s %5s %5s",
+		    path, sz[0], sz[1], sz[2], sz[3], sz[4], rt[0], rt[1], rt[2], ev[0], ev[1], ev[2],
+		    psi[0], psi[1]);
+	}
+	put(y + h - 1, x, w, A_DIM,
+	    "%ld more not read (%d at most); memory.events high/max/oom since creation; PSI some/full "
+	    "avg10 %%", c->more, PCV_MEMCGS);
+}
+
 static void draw_help(void)
 {
 	int n = (int)(sizeof(keys) / sizeof(keys[0])), h = n + 4, w = 60;
@@ -727,6 +808,9 @@ static void draw_column(struct ui *u, int i)
 		break;
 	case VIEW_EVICTION:
 		draw_eviction(u, r, y, x, h, w);
+		break;
+	case VIEW_CGROUPS:
+		draw_cgroups(u, r, y, x, h, w);
 		break;
 	default:
 		draw_events(u, r, y, x, h, w);

@@ -131,6 +131,12 @@ ok "[ $by_kswapd -gt 0 ] && [ $((woken * 2)) -gt $by_kswapd ]" \
 	"pcviz: kswapd's evictions of the hot file, $woken of $by_kswapd pages, are charged to the streamer that woke it"
 is "$(viz_file '.per_file[0].kswapd_woken_unknown')" 0 "pcviz: no kswapd eviction without a waker seen"
 is "$(viz_file '.per_file[0].refaults')" "$hot_refaulted" "pcviz: the hot file's refaulted pages ($hot_refaulted)"
+# pcviz's cgroup view, from memory.stat: the streamer's cgroup held the
+# stream's page cache (at its largest, more than a quarter of the guest's
+# memory)
+stream_cache=$(jq -s "[.[].cgroups[]? | select(.path == \"/ws-streamer\") | .file] | max // 0" /tmp/ws.pcviz)
+ok "[ $stream_cache -gt $((mem_mib * 1048576 / 4)) ]" \
+	"pcviz: the streamer's cgroup (memory.stat) held up to $((stream_cache / 1048576)) MiB of page cache"
 ok "[ \"\$(viz_file '.per_file[0].gone_max_s')\" != 0 ]" \
 	"pcviz: how long they were gone, at most $(viz_file '.per_file[0].gone_max_s') s"
 

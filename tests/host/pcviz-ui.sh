@@ -3,7 +3,8 @@
 # panels, help, pause and single steps, views, zoom, sort, resize and a
 # terminal too small, quit, SIGTERM, NO_COLOR and the ASCII fallback; two
 # recorded traces compared side by side (--compare); the write timeline of
-# a recorded trace with writes.
+# a recorded trace with writes; the cgroups view, which a replay has nothing
+# for (a live run's is the unit tests', pcviz/tests/test-memcg.c).
 # No tracing: the synthetic source has no tracefs.
 set -u
 # shellcheck source=../lib/tap.sh
@@ -129,6 +130,10 @@ check "tab: who evicted whom after the timeline" wait_for ui 'view: eviction'
 check "... the synthetic file, nothing evicted" \
 	has ui '^Who evicted whom' '^> synthetic/file$' '^    no eviction or refault seen'
 key ui Tab
+check "tab: the memory cgroups after who evicted whom" wait_for ui 'view: cgroups'
+check "... none in the synthetic run: read live only" \
+	has ui '^Memory cgroups' '^no cgroup counters in a synthetic: pcviz reads them live'
+key ui Tab
 check "tab cycles back to the overview" wait_for ui 'view: overview'
 key ui +
 check "+ zooms in" wait_for ui 'zoom x2'
@@ -190,6 +195,9 @@ key many 2
 check "71 files: the file list says how many are not watched and how to raise it" \
 	wait_for many '7 files not watched: pcviz watches 64 files \(--max-files N raises it'
 check "... the map's title too" has many 'file 1/64, more not watched'
+key many 7
+check "7 live: the cgroups view, a line per memory cgroup or why there is none" \
+	wait_for many '^(cgroup +file +active +inactive +dirty +wback +refs +acts +steal +high +max +oom +some +full|no cgroup counters: )'
 key many q
 
 # --compare: two recorded traces side by side (tests/fixtures/replay), slowly
@@ -247,9 +255,14 @@ check "... a block per file; a trace without workingset events has no eviction t
 	has wt '^Who evicted whom' '^> dev 254:16 ino 12$' '^  dev 254:16 ino 13$' \
 	'^    no eviction or refault seen'
 check "... its limits in the last line" has wt "kswapd's evictions charged to its latest waker [(]a guess[)]; .* saved cmdlines"
+key wt 7
+check "7 in a replay: the cgroups view" wait_for wt 'view: cgroups'
+check "... says the trace has no cgroup counters" \
+	has wt '^Memory cgroups' '^no cgroup counters in a replay: pcviz reads them live, a trace has none'
 key wt '?'
 check "the help lists key 5, the write timeline" wait_for wt '5 +the write timeline'
 check "... and key 6, who evicted whom" has wt '6 +who evicted whom'
+check "... and key 7, the memory cgroups" has wt '7 +memory cgroups: file cache, refaults, PSI'
 key wt q
 key wt q
 check "q quits with status 0" wait_for wt 'EXIT=0'
