@@ -7,22 +7,14 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 
 #define MAX_DEPTH 16
-
-struct walk {
-	struct pcv_cgroups *c;
-	uint64_t want;
-	char found[120];
-	int visited;
-};
 
 static void remember(struct pcv_cgroups *c, uint64_t id, const char *path)
 {
@@ -40,39 +32,69 @@ static int lookup(const struct pcv_cgroups *c, uint64_t id)
 	return -1;
 }
 
-/* The directory fd, at path below the root: it and its subdirectories. */
-static void visit(struct walk *w, int fd, const char *path, int depth)
+struct walk {
+	const char *root;
+	pcv_cgroup_fn *fn;
+	void *arg;
+	int visited;
+};
+
+static int subdir(const struct dirent *e)
 {
-	struct dirent *e;
+	return e->d_type == DT_DIR && e->d_name[0] != '.';
+}
+
+/* The cgroup rel (below the root), then its children in name order */
+static void visit(struct walk *w, const char *rel, int depth)
+{
+	char dir[PCV_CGROUP_PATH + 64];
+	struct dirent **names;
 	struct stat st;
-	DIR *d;
+	int n;
 
-	if (fstat(fd, &st) || w->visited++ >= PCV_CGROUP_WALK) {
-		close(fd);
+	if (w->visited++ >= PCV_CGROUP_WALK ||
+	    snprintf(dir, sizeof(dir), "%s%s", w->root, rel) >= (int)sizeof(dir) ||
+	    stat(dir, &st))
 		return;
-	}
-	/* every cgroup seen while there is room: the next lookups need no walk */
-	if ((uint64_t)st.st_ino == w->want)
-		snprintf(w->found, sizeof(w->found), "%s", *path ? path : "/");
-	else if (w->c->n < PCV_CGROUP_CACHE && lookup(w->c, (uint64_t)st.st_ino) < 0)
-		remember(w->c, (uint64_t)st.st_ino, *path ? path : "/");
-	d = depth < MAX_DEPTH ? fdopendir(fd) : NULL;
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while ((e = readdir(d)) && w->visited < PCV_CGROUP_WALK) {
-		char sub[sizeof(w->found)];
-		int subfd;
+	w->fn(rel, dir, (uint64_t)st.st_ino, w->arg);
+	n = depth < MAX_DEPTH ? scandir(dir, &names, subdir, alphasort) : -1;
+	for (int i = 0; i < n; i++) {
+		char sub[PCV_CGROUP_PATH];
 
-		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
-		    snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >= (int)sizeof(sub))
-			continue;
-		subfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (subfd >= 0)
-			visit(w, subfd, sub, depth + 1);
+		if (snprintf(sub, sizeof(sub), "%s/%s", rel, names[i]->d_name) < (int)sizeof(sub))
+			visit(w, sub, depth + 1);
+		free(names[i]);
 	}
-	closedir(d);
+	if (n >= 0)
+		free(names);
+}
+
+void pcv_cgroup_walk(const char *root, pcv_cgroup_fn *fn, void *arg)
+{
+	struct walk w = { .root = root, .fn = fn, .arg = arg };
+
+	visit(&w, "", 0);
+}
+
+/* What a lookup's walk looks for, and every cgroup seen while there is room */
+struct find {
+	struct pcv_cgroups *c;
+	uint64_t want;
+	char found[sizeof(((struct pcv_cgroups *)0)->cache[0].path)];
+};
+
+static void find_one(const char *rel, const char *dir, uint64_t ino, void *arg)
+{
+	struct find *f = arg;
+	const char *path = *rel ? rel : "/";
+
+	(void)dir;
+	if (strlen(path) >= sizeof(f->found))
+		return;
+	if (ino == f->want)
+		snprintf(f->found, sizeof(f->found), "%s", path);
+	else if (f->c->n < PCV_CGROUP_CACHE && lookup(f->c, ino) < 0)
+		remember(f->c, ino, path);
 }
 
 void pcv_cgroups_init(struct pcv_cgroups *c, const char *root)
@@ -83,20 +105,17 @@ void pcv_cgroups_init(struct pcv_cgroups *c, const char *root)
 
 const char *pcv_cgroup_path(struct pcv_cgroups *c, uint64_t id, unsigned long refresh)
 {
-	struct walk w = { .c = c, .want = id };
-	int i = lookup(c, id), fd;
+	struct find f = { .c = c, .want = id };
+	int i = lookup(c, id);
 
 	if (i >= 0)
 		return c->cache[i].path;
 	if (c->walked == refresh + 1)
 		return NULL;
 	c->walked = refresh + 1;
-	fd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	pcv_cgroup_walk(c->root, find_one, &f);
+	if (!f.found[0])
 		return NULL;
-	visit(&w, fd, "", 0);
-	if (!w.found[0])
-		return NULL;
-	remember(c, id, w.found);
+	remember(c, id, f.found);
 	return c->cache[lookup(c, id)].path;
 }

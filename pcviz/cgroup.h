@@ -22,6 +22,16 @@ struct pcv_cgroups {
 	unsigned long walked;	/* the refresh of the last walk, plus 1 (0: never walked) */
 };
 
+/*
+ * Calls fn for the cgroup directory root and each below it, depth-first
+ * in name order: rel is its path below root ("" for root itself), dir its
+ * whole path, ino its inode number (the cgroup's ID).  Bounded: at most
+ * PCV_CGROUP_WALK directories, 16 levels, paths of PCV_CGROUP_PATH bytes.
+ */
+#define PCV_CGROUP_PATH 256
+typedef void pcv_cgroup_fn(const char *rel, const char *dir, uint64_t ino, void *arg);
+void pcv_cgroup_walk(const char *root, pcv_cgroup_fn *fn, void *arg);
+
 void pcv_cgroups_init(struct pcv_cgroups *c, const char *root);
 /*
  * The path of cgroup id below the root, NULL when it is not found.  A miss

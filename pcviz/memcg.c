@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memory cgroups' page-cache counters, live.  A walk of the cgroup2
- * hierarchy per refresh, bounded as pcviz/cgroup.c's is (PCV_CGROUP_WALK
- * directories, a depth of 16), reading the first PCV_MEMCGS cgroups that
+ * hierarchy per refresh (pcv_cgroup_walk(), bounded), reading the first PCV_MEMCGS cgroups that
  * have a memory.stat.  cgroup2 gives the root cgroup none (cgroup-v2.rst:
  * memory.stat "exists on non-root cgroups"), so the root is left out like
  * any cgroup without the memory controller; /proc/meminfo, the system
  * panel, is the whole machine's.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +16,8 @@
 #include "memcg.h"
 #include "pclab/sysstat.h"
 
-#define MAX_DEPTH 16
-/* root, a cgroup's path and a file name */
-#define PATH_LEN 256
+/* a cgroup's whole path and a file name */
+#define PATH_LEN (PCV_CGROUP_PATH + 96)
 
 struct reader {
 	struct pcv_memcgs *c;
@@ -28,7 +25,6 @@ struct reader {
 	/* the previous sample, for the rates */
 	const struct pcv_memcg *old;
 	int nold;
-	int visited;
 	char buf[16384];	/* memory.stat is about 2 KiB in 6.x */
 };
 
@@ -118,7 +114,7 @@ static void read_one(struct reader *r, const char *dir, const char *rel)
 	struct pcv_memcg *g;
 
 	/* no memory.stat, or none left to read (gone since the listing): no memcg */
-	if (!read_text(r, dir, "memory.stat"))
+	if (strlen(rel) >= sizeof(c->cg[0].path) || !read_text(r, dir, "memory.stat"))
 		return;
 	if (c->n >= PCV_MEMCGS) {
 		c->more++;
@@ -149,32 +145,11 @@ static void read_one(struct reader *r, const char *dir, const char *rel)
 	}
 }
 
-static int subdir(const struct dirent *e)
+/* pcv_cgroup_walk()'s call for each directory */
+static void visit(const char *rel, const char *dir, uint64_t ino, void *arg)
 {
-	return e->d_type == DT_DIR && e->d_name[0] != '.';
-}
-
-/* The cgroup rel (below the root), then its children in name order */
-static void visit(struct reader *r, const char *rel, int depth)
-{
-	char dir[PATH_LEN];
-	struct dirent **names;
-	int n;
-
-	if (r->visited++ >= PCV_CGROUP_WALK ||
-	    snprintf(dir, sizeof(dir), "%s%s", r->root, rel) >= (int)sizeof(dir))
-		return;
-	read_one(r, dir, rel);
-	n = depth < MAX_DEPTH ? scandir(dir, &names, subdir, alphasort) : -1;
-	for (int i = 0; i < n; i++) {
-		char sub[sizeof(r->c->cg[0].path)];
-
-		if (snprintf(sub, sizeof(sub), "%s/%s", rel, names[i]->d_name) < (int)sizeof(sub))
-			visit(r, sub, depth + 1);
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
+	(void)ino;
+	read_one(arg, dir, rel);
 }
 
 void pcv_read_memcgs(struct pcv_memcgs *c, const char *root)
@@ -188,7 +163,7 @@ void pcv_read_memcgs(struct pcv_memcgs *c, const char *root)
 	c->known = true;
 	c->n = 0;
 	c->more = 0;
-	visit(&r, "", 0);
+	pcv_cgroup_walk(root, visit, &r);
 	if (!c->n)
 		snprintf(c->why, sizeof(c->why), "no cgroup below %s has memory.stat (cgroup2 with "
 			 "the memory controller)", root);
