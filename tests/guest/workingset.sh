@@ -59,6 +59,16 @@ steal0=$(vm pgsteal_file) ref0=$(vm workingset_refault_file) act0=$(vm workingse
 # dd, not cat: its evictions in direct reclaim are told by the comm
 sh -c "echo \$\$ >$cg/cgroup.procs && exec dd if=$stream of=/dev/null bs=1M 2>/dev/null"
 cat "$hot" >/dev/null
+# Two trace instances cannot stop at one instant: kswapd, still reclaiming
+# after the last read, once evicted a page between the two.  Deleting the
+# stream frees most of memory first, which ends reclaim; tracing stops
+# once reclaim has stolen nothing for 0.2 s.
+rm "$stream"
+stolen=-1
+while [ "$stolen" != "$(vm pgsteal_file)" ]; do
+	stolen=$(vm pgsteal_file)
+	sleep 0.2
+done
 echo 0 >"$t/tracing_on"
 sleep 0.6
 kill -TERM "$viz"
