@@ -97,8 +97,11 @@ void pcv_model_free(struct pcv_model *m)
 		free(m->files[i].evicted_at);
 	}
 	free(m->pfn);
+	free(m->uncharged);
 	m->nfiles = 0;
 	m->pfn = NULL;
+	m->uncharged = NULL;
+	m->nuncharged = 0;
 }
 
 int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint64_t ino,
@@ -637,6 +640,88 @@ static uint64_t event_pages(const struct pcv_event *ev)
 	}
 }
 
+/* The file's count for cgroup: its entry, a new one, or NULL (the others) */
+static uint64_t *charge_of(struct pcv_file *f, uint64_t cgroup, bool add)
+{
+	for (int i = 0; i < f->ncharges; i++)
+		if (f->charges[i].cgroup == cgroup)
+			return &f->charges[i].pages;
+	if (!add || f->ncharges == PCV_CHARGES)
+		return NULL;
+	f->charges[f->ncharges].cgroup = cgroup;
+	return &f->charges[f->ncharges++].pages;
+}
+
+/* The folio in slot leaves the cache, or stops being followed: off its cgroup's count */
+static void uncharge(struct pcv_model *m, struct pcv_pfn_slot *slot)
+{
+	struct pcv_file *f = &m->files[slot->file];
+	uint64_t *n;
+
+	if (!slot->memcg)
+		return;
+	n = charge_of(f, slot->memcg, false);
+	if (!n)
+		n = &f->charged_others;
+	*n -= *n < slot->pages ? *n : slot->pages;
+	slot->memcg = 0;
+}
+
+static int cmp_pfn(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg)
+{
+	qsort(m->uncharged, m->nuncharged, sizeof(*m->uncharged), cmp_pfn);
+	for (size_t i = 0; i < m->nuncharged; i++) {
+		uint64_t pfn = m->uncharged[i], *n;
+		struct pcv_pfn_slot *slot = pfn_slot(m, pfn);
+
+		/* gone since, or charged already (a pfn added twice) */
+		if (!slot || slot->pfn_plus1 != pfn + 1 || slot->memcg)
+			continue;
+		slot->memcg = lookup(pfn, arg);
+		if (!slot->memcg)
+			continue;
+		n = charge_of(&m->files[slot->file], slot->memcg, true);
+		*(n ? n : &m->files[slot->file].charged_others) += slot->pages;
+	}
+	m->nuncharged = 0;
+}
+
+uint64_t pcv_file_charge_unknown(const struct pcv_file *f)
+{
+	uint64_t known = f->charged_others;
+
+	for (int i = 0; i < f->ncharges; i++)
+		known += f->charges[i].pages;
+	return f->unknown || f->total.cached < known ? 0 : f->total.cached - known;
+}
+
+/* A folio added to a watched file: in the pfn table, and to be charged */
+static void added(struct pcv_model *m, int fi, const struct pcv_event *ev)
+{
+	struct pcv_pfn_slot *slot = pfn_slot(m, ev->pfn);
+
+	if (!slot)
+		return;
+	if (slot->pfn_plus1)
+		uncharge(m, slot);
+	slot->pfn_plus1 = ev->pfn + 1;
+	slot->file = fi;
+	slot->index = ev->index;
+	slot->pages = ev->nr_pages > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->nr_pages;
+	if (!m->uncharged)
+		m->uncharged = malloc(PCV_PFN_SLOTS * sizeof(*m->uncharged));
+	/* more than the table holds between two charges: the rest stay unknown */
+	if (m->uncharged && m->nuncharged < PCV_PFN_SLOTS)
+		m->uncharged[m->nuncharged++] = ev->pfn;
+}
+
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 {
 	struct pcv_event ev = *in;
@@ -690,12 +775,11 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 	if (fi < 0)
 		return;
 	m->files[fi].events[ev.kind]++;
-	if (ev.kind == PCV_EV_ADD && ev.pfn && (slot = pfn_slot(m, ev.pfn))) {
-		slot->pfn_plus1 = ev.pfn + 1;
-		slot->file = fi;
-		slot->index = ev.index;
+	if (ev.kind == PCV_EV_ADD && ev.pfn) {
+		added(m, fi, &ev);
 	} else if (ev.kind == PCV_EV_DELETE && ev.pfn && (slot = pfn_slot(m, ev.pfn)) &&
 		   slot->pfn_plus1 == ev.pfn + 1) {
+		uncharge(m, slot);
 		slot->pfn_plus1 = 0;
 	}
 	write_event(&m->files[fi], &ev);

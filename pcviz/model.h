@@ -87,6 +87,8 @@ extern const char *const pcv_wstate_name[PCV_W_N];
 #define PCV_RECLAIMERS 8
 /* Tasks that woke kswapd told apart per file; the rest are summed as "others" */
 #define PCV_WAKERS 8
+/* Memory cgroups told apart per file as charged for its pages; the rest are summed as "others" */
+#define PCV_CHARGES 8
 /* Nodes whose kswapd's latest waker is kept (kswapd<N> is node N's) */
 #define PCV_NODES 64
 /* The cgroup ID of the root cgroup: reclaim for the whole machine, kswapd's cgroup */
@@ -141,6 +143,12 @@ struct pcv_reclaimer {
 struct pcv_waker {
 	uint64_t cgroup;
 	char comm[16];
+	uint64_t pages;
+};
+
+/* Pages of a file charged to a memory cgroup (its ID) */
+struct pcv_charge {
+	uint64_t cgroup;
 	uint64_t pages;
 };
 
@@ -240,6 +248,15 @@ struct pcv_file {
 	double ebase;
 	uint64_t gone_n;
 	double gone_sum, gone_max;
+	/*
+	 * The memory cgroups charged for the file's cached pages, of the
+	 * pages added while pcviz watched whose charge the source could tell
+	 * (live: /proc/kpagecgroup): the first PCV_CHARGES cgroups, the rest
+	 * in charged_others.  A page leaves its count when it leaves the cache.
+	 */
+	struct pcv_charge charges[PCV_CHARGES];
+	int ncharges;
+	uint64_t charged_others;
 };
 
 /* The /proc/vmstat counters pcviz reads, in the order of pcv_system.vm[]. */
@@ -314,12 +331,18 @@ struct pcv_memcgs {
 	struct pcv_memcg cg[PCV_MEMCGS];
 };
 
-/* A direct-mapped pfn -> (file, page) table: attributes LRU events. */
+/*
+ * A direct-mapped pfn -> (file, page) table: attributes LRU events, and
+ * a page's charge.  A folio added later in another's slot takes it: the
+ * one it replaces is not followed any longer.
+ */
 #define PCV_PFN_SLOTS (1u << 17)
 struct pcv_pfn_slot {
 	uint64_t pfn_plus1;	/* 0: empty */
 	uint64_t index;
 	int file;
+	uint32_t pages;		/* the folio's */
+	uint64_t memcg;		/* the cgroup charged for it, 0 until known */
 };
 
 struct pcv_model {
@@ -349,6 +372,10 @@ struct pcv_model {
 	unsigned ring_head, ring_len;
 	bool reconstruct;	/* residency comes from add/delete/drop events */
 	struct pcv_pfn_slot *pfn;
+	bool charges_known;	/* the source tells a page's cgroup (live, /proc/kpagecgroup) */
+	/* folios added to watched files since pcv_model_charge() last ran: their pfns */
+	uint64_t *uncharged;
+	size_t nuncharged;
 	/* what the residency comes from, e.g. "cachestat" or "mincore ..." */
 	char res_source[96];
 	double refresh_us;	/* time of the last refresh */
@@ -391,6 +418,18 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 
 /* Feeds one event: counts, attribution, the ring, reconstruction. */
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
+/*
+ * The cgroup charged for the page at pfn, as the source can tell: its ID,
+ * 0 when it cannot.
+ */
+typedef uint64_t pcv_charge_fn(uint64_t pfn, void *arg);
+/*
+ * Charges the folios added since the last call that are still cached to
+ * the cgroups lookup tells, in the order of their pfns.
+ */
+void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg);
+/* Pages of the file cached but charged to no known cgroup (cached before pcviz looked) */
+uint64_t pcv_file_charge_unknown(const struct pcv_file *f);
 /* Ends an interval at time now: rates of events and counters. */
 void pcv_model_tick(struct pcv_model *m, double now);
 /* Zeroes counts (key r), keeps residency. */

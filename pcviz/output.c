@@ -107,6 +107,24 @@ static void json_wakers(FILE *out, const struct pcv_file *f)
 		f->woken_others, f->woken_unknown);
 }
 
+/*
+ * The cgroups charged for the file's cached pages, where the source tells:
+ * [{"cgroup":N,"pages":N}, ...], the others, and the pages whose charge is
+ * unknown (null where the source tells none)
+ */
+static void json_charges(FILE *out, const struct pcv_model *m, const struct pcv_file *f)
+{
+	fputs(",\"charges\":[", out);
+	for (int i = 0; i < f->ncharges; i++)
+		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"pages\":%" PRIu64 "}", i ? "," : "",
+			f->charges[i].cgroup, f->charges[i].pages);
+	fprintf(out, "],\"charged_others\":%" PRIu64, f->charged_others);
+	if (m->charges_known && !f->unknown)
+		fprintf(out, ",\"charge_unknown\":%" PRIu64, pcv_file_charge_unknown(f));
+	else
+		fputs(",\"charge_unknown\":null", out);
+}
+
 /* a JSON member ",\"name\":N", or null where it is unknown */
 static void json_uint(FILE *out, const char *name, uint64_t u, bool known)
 {
@@ -290,6 +308,7 @@ void pcv_json_line(FILE *out, const struct pcv_model *m)
 			f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
 		json_reclaimers(out, f);
 		json_wakers(out, f);
+		json_charges(out, m, f);
 		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
 		pclab_json_text(out, f->unknown ? f->why : f->note);
 		fputc('}', out);

@@ -2,6 +2,7 @@
 /* Live events from a private tracefs instance (libtracefs, libtraceevent). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <kbuffer.h>
 #include <signal.h>
 #include <stdint.h>
@@ -32,6 +33,7 @@ static struct {
 	struct kbuffer *kbuf;
 	uint64_t lost_seen;
 	int stale;
+	int kpagecgroup;	/* /proc/kpagecgroup, -1 when it cannot be read */
 	/* pid -> comm for the evictions: /proc read once per task, not per event */
 	struct {
 		int pid;
@@ -44,7 +46,7 @@ static struct {
 		double when;
 		uint64_t id;
 	} cgroup[COMM_SLOTS];
-} T;
+} T = { .kpagecgroup = -1 };
 
 struct stale_list {
 	char *name[MAX_STALE];
@@ -240,6 +242,8 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	for (int c = 0; c < T.ncpu; c++)
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
+	T.kpagecgroup = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
+	m->charges_known = T.kpagecgroup >= 0;
 	m->events_on = true;
 	snprintf(why, len, "live from tracefs %s%s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
@@ -327,8 +331,41 @@ static uint64_t lost_total(void)
 	return total;
 }
 
+/* Entries of /proc/kpagecgroup read at once: a page's worth, 512 pfns */
+#define KPAGE_BLOCK 512
+
+/* A block of /proc/kpagecgroup, read for one poll's charges */
+struct kpage_block {
+	uint64_t first;		/* the block's first pfn */
+	size_t n;		/* entries read, 0: none yet */
+	uint64_t id[KPAGE_BLOCK];
+};
+
+/*
+ * The cgroup charged for the page at pfn (pcv_charge_fn): its entry of
+ * /proc/kpagecgroup, the inode number of its memory cgroup's directory,
+ * the ID the workingset events carry.  The pfns come sorted: a block is
+ * read once.  0 when the kernel does not tell.
+ */
+static uint64_t kpage_cgroup(uint64_t pfn, void *arg)
+{
+	struct kpage_block *b = arg;
+	ssize_t got;
+
+	if (!b->n || pfn < b->first || pfn - b->first >= b->n) {
+		b->first = pfn - pfn % KPAGE_BLOCK;
+		got = pfn > (uint64_t)INT64_MAX / sizeof(b->id[0]) ? -1 :
+		      pread(T.kpagecgroup, b->id, sizeof(b->id), (off_t)(b->first * sizeof(b->id[0])));
+		b->n = got > 0 ? (size_t)got / sizeof(b->id[0]) : 0;
+		if (pfn - b->first >= b->n)
+			return 0;
+	}
+	return b->id[pfn - b->first];
+}
+
 void pcv_trace_poll(struct pcv_model *m)
 {
+	struct kpage_block block = { .n = 0 };
 	uint64_t lost;
 
 	if (!T.inst)
@@ -358,6 +395,8 @@ void pcv_trace_poll(struct pcv_model *m)
 			}
 		}
 	}
+	if (T.kpagecgroup >= 0)
+		pcv_model_charge(m, kpage_cgroup, &block);
 	lost = lost_total();
 	if (lost > T.lost_seen)
 		m->lost += lost - T.lost_seen;
@@ -377,6 +416,9 @@ void pcv_trace_stop(void)
 		remove_instance(T.inst);
 		T.inst = NULL;
 	}
+	if (T.kpagecgroup >= 0)
+		close(T.kpagecgroup);
+	T.kpagecgroup = -1;
 	if (T.kbuf)
 		kbuffer_free(T.kbuf);
 	T.kbuf = NULL;

@@ -663,11 +663,76 @@ static const char *per_s(const struct pcv_memcg *g, int k, char *buf, size_t len
 	return buf;
 }
 
+/* Rows the charges of the watched files take: a title, and a row per cgroup, others, unknown */
+static int charge_rows(const struct pcv_model *m)
+{
+	int n = 1;
+
+	for (int i = 0; i < m->nfiles && m->charges_known; i++) {
+		const struct pcv_file *f = &m->files[i];
+
+		for (int c = 0; c < f->ncharges; c++)
+			n += f->charges[c].pages > 0;
+		n += (f->charged_others > 0) + (pcv_file_charge_unknown(f) > 0);
+	}
+	return n;
+}
+
+/* A row: the file (its name's end), a cgroup in words, pages and MiB */
+static void charge_row(int y, int x, int w, const char *path, const char *who, uint64_t pages)
+{
+	size_t len = strlen(path);
+
+	put(y, x, w, A_NORMAL, "  %-30s %-36s %9llu %8.1f", len > 30 ? path + len - 30 : path, who,
+	    (unsigned long long)pages, (double)pages * 4096 / (1 << 20));
+}
+
+/*
+ * The watched files' cached pages by the memory cgroup charged for them,
+ * below the cgroup table, in rows [y, y + h).
+ */
+static void draw_charges(struct ui *u, const struct run *r, int y, int x, int h, int w)
+{
+	const struct pcv_model *m = r->m;
+	int row = y;
+
+	if (!m->charges_known) {
+		put(row, x, w, A_DIM, "watched files by cgroup charged: %s",
+		    r->src->realtime ? "needs the add events and /proc/kpagecgroup (root)" :
+				       "live only, a trace does not tell");
+		return;
+	}
+	put(row++, x, w, colour(u, C_TITLE) | A_BOLD,
+	    "Watched files' cached pages by the cgroup charged for them  (pages, MiB)");
+	for (int i = 0; i < m->nfiles && row < y + h; i++) {
+		const struct pcv_file *f = &m->files[i];
+		uint64_t unknown = pcv_file_charge_unknown(f);
+		char cg[128];
+
+		for (int c = 0; c < f->ncharges && row < y + h; c++)
+			if (f->charges[c].pages)
+				charge_row(row++, x, w, f->path,
+					   cgroup_words(u, r, f->charges[c].cgroup, cg, sizeof(cg)),
+					   f->charges[c].pages);
+		if (f->charged_others && row < y + h)
+			charge_row(row++, x, w, f->path, "other cgroups", f->charged_others);
+		if (unknown && row < y + h)
+			charge_row(row++, x, w, f->path, "(cached before pcviz looked)", unknown);
+	}
+}
+
 /* A line per memory cgroup, in the order of the walk (a parent before its children) */
 static void draw_cgroups(struct ui *u, const struct run *r, int y, int x, int h, int w)
 {
 	const struct pcv_memcgs *c = &r->m->memcgs;
+	/* the files' charges below the table, in at most half the rows */
+	int below = charge_rows(r->m) < (h - 2) / 2 ? charge_rows(r->m) : (h - 2) / 2;
 	int row = y;
+
+	if (below > 0) {
+		draw_charges(u, r, y + h - below, x, below, w);
+		h -= below;
+	}
 
 	put(row++, x, w, colour(u, C_TITLE) | A_BOLD,
 	    "Memory cgroups  (file cache MiB; per second: refaults, activations, pages stolen)");

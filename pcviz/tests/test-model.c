@@ -734,6 +734,75 @@ static void test_eviction_output(void)
 	pcv_model_free(&M);
 }
 
+/*
+ * A stand-in for /proc/kpagecgroup: pfns below 2000 are cgroup 300's, below
+ * 3000 cgroup 400's, from 10000 on each its own cgroup (its pfn), the rest
+ * not told (0).  Counts the calls.
+ */
+static uint64_t fake_kpagecgroup(uint64_t pfn, void *arg)
+{
+	unsigned *calls = arg;
+
+	(*calls)++;
+	return pfn < 2000 ? 300 : pfn < 3000 ? 400 : pfn >= 10000 ? pfn : 0;
+}
+
+/* The cgroups charged for the watched files' pages, from the add events' pfns */
+static void test_charges(void)
+{
+	const struct pcv_file *a, *b;
+	unsigned calls = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	two_files(&a, &b);
+	feed(ev(PCV_EV_ADD, 12, 0, 4, 1500));	/* a folio of 4 pages */
+	feed(ev(PCV_EV_ADD, 12, 4, 1, 2500));
+	feed(ev(PCV_EV_ADD, 13, 0, 1, 1600));
+	feed(ev(PCV_EV_ADD, 12, 5, 1, 1700));	/* gone before the charges are asked */
+	feed(ev(PCV_EV_DELETE, 12, 5, 1, 1700));
+	feed(ev(PCV_EV_ADD, 12, 6, 1, 5000));	/* the kernel does not tell */
+	pcv_model_charge(&M, fake_kpagecgroup, &calls);
+	tap_ok(calls == 4 && a->ncharges == 2 && a->charges[0].cgroup == 300 &&
+	       a->charges[0].pages == 4 && a->charges[1].cgroup == 400 && a->charges[1].pages == 1,
+	       "charges: a's folio of 4 pages to cgroup 300, a page to 400; a page gone before is "
+	       "not asked (%u asked)", calls);
+	tap_ok(b->ncharges == 1 && b->charges[0].cgroup == 300 && b->charges[0].pages == 1 &&
+	       !b->charged_others, "charges: b's page is b's");
+	calls = 0;
+	pcv_model_charge(&M, fake_kpagecgroup, &calls);
+	tap_ok(calls == 0 && a->charges[0].pages == 4, "charges: a folio is charged once");
+	feed(ev(PCV_EV_DELETE, 12, 0, 4, 1500));
+	tap_ok(a->charges[0].pages == 0 && a->charges[1].pages == 1,
+	       "charges: a folio that leaves the cache leaves its cgroup's count");
+	M.files[0].total.cached = 10;
+	tap_ok(pcv_file_charge_unknown(a) == 9, "charges: 10 pages cached, 1 charged: 9 unknown (%llu)",
+	       (unsigned long long)pcv_file_charge_unknown(a));
+	M.files[0].total.cached = 0;
+	tap_ok(pcv_file_charge_unknown(a) == 0, "charges: never fewer than 0 unknown");
+	for (uint64_t i = 0; i < PCV_CHARGES + 2; i++)
+		feed(ev(PCV_EV_ADD, 13, 10 + i, 1, 10000 + i));
+	pcv_model_charge(&M, fake_kpagecgroup, &calls);
+	tap_ok(b->ncharges == PCV_CHARGES && b->charged_others == 3,
+	       "charges: %d cgroups told apart, the 3 after them summed as others", PCV_CHARGES);
+	feed(ev(PCV_EV_DELETE, 13, 10 + PCV_CHARGES + 1, 1, 10000 + PCV_CHARGES + 1));
+	tap_ok(b->charged_others == 2, "charges: a page of the others leaves their count");
+	out = open_memstream(&buf, &len);
+	pcv_json_line(out, &M);
+	M.charges_known = true;
+	M.files[1].total.cached = 20;
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(strstr(buf, "\"charges\":[{\"cgroup\":300,\"pages\":0},{\"cgroup\":400,"
+			   "\"pages\":1}],\"charged_others\":0,\"charge_unknown\":null,") != NULL,
+	       "JSON per file: the charges, and null unknown where the source cannot tell");
+	tap_ok(strstr(buf, "\"charged_others\":2,\"charge_unknown\":10,") != NULL,
+	       "JSON per file: 20 cached, 10 charged: 10 unknown where it can");
+	free(buf);
+	pcv_model_free(&M);
+}
+
 /* Runs compared: a run column first, in both formats, the rest as for one run */
 static void test_output_runs(void)
 {
@@ -1088,6 +1157,7 @@ int main(int argc, char **argv)
 	test_kswapd_wakers();
 	test_eviction_bounds();
 	test_eviction_output();
+	test_charges();
 	if (argc > 1) {
 		test_residency(argv[1]);
 		test_cgroups(argv[1]);

@@ -254,5 +254,37 @@ pcviz --json --count 1 -i 0.1 "$f" >"$out/line.json"
 ok "grep -q '^{\"time\":.*\"lost\":0,.*\"per_file\":\\[{\"path\":\"$f\"' '$out/line.json'" \
 	"--json: one object with lost and the file"
 
+# The memory cgroups charged for a watched file's pages: a task in a cgroup
+# of its own reads the first 4 MiB, this shell (the root cgroup) the next
+# 4 MiB.  Readahead is off, so that each reader brings in (and is charged
+# for) exactly the pages it reads.
+cg=/sys/fs/cgroup/pcviz-charges
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+mkdir -p "$cg"
+cg_id=$(stat -c %i "$cg")
+c=/mnt/ext4/pcviz-charges
+iolab -m direct -w -b 1M -s 8M -j "$c" >/dev/null
+cold
+pcviz --json -i 0.2 "$c" >"$out/charges.json" 2>"$out/charges.err" &
+viz=$!
+ready "$out/charges.json"
+dev=$(awk '$2 == "/mnt/ext4" { sub("/dev/", "", $1); print $1 }' /proc/mounts)
+ra=/sys/block/$dev/queue/read_ahead_kb
+ra_kib=$(cat "$ra")
+echo 0 >"$ra"
+sh -c "echo \$\$ >$cg/cgroup.procs && exec dd if=$c of=/dev/null bs=1M count=4 2>/dev/null"
+dd if="$c" of=/dev/null bs=1M skip=4 count=4 2>/dev/null
+echo "$ra_kib" >"$ra"
+sleep 0.5
+kill -TERM "$viz"
+wait "$viz" 2>/dev/null
+charge() { tail -n 1 "$out/charges.json" | jq "[.per_file[0].charges[] | select(.cgroup == $1) | .pages] | add // 0"; }
+is "$(charge "$cg_id")" 1024 "charges: the cgroup's reader's 4 MiB, 1024 pages, are charged to its cgroup"
+is "$(charge 1)" 1024 "charges: this shell's 1024 pages to the root cgroup"
+is "$(tail -n 1 "$out/charges.json" | jq -c '.per_file[0] | [.charge_unknown, .charged_others]')" \
+	"[0,0]" "charges: no cached page's cgroup unknown, no others"
+rm -f "$c"
+rmdir "$cg"
+
 rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test
 done_testing

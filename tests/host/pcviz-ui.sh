@@ -133,6 +133,8 @@ key ui Tab
 check "tab: the memory cgroups after who evicted whom" wait_for ui 'view: cgroups'
 check "... none in the synthetic run: read live only" \
 	has ui '^Memory cgroups' '^no cgroup counters in a synthetic: pcviz reads them live'
+check "... nor the cgroups charged for the files' pages" \
+	has ui '^watched files by cgroup charged: live only, a trace does not tell'
 key ui Tab
 check "tab cycles back to the overview" wait_for ui 'view: overview'
 key ui +
@@ -258,7 +260,8 @@ check "... its limits in the last line" has wt "kswapd's evictions charged to it
 key wt 7
 check "7 in a replay: the cgroups view" wait_for wt 'view: cgroups'
 check "... says the trace has no cgroup counters" \
-	has wt '^Memory cgroups' '^no cgroup counters in a replay: pcviz reads them live, a trace has none'
+	has wt '^Memory cgroups' '^no cgroup counters in a replay: pcviz reads them live, a trace has none' \
+	'^watched files by cgroup charged: live only, a trace does not tell'
 key wt '?'
 check "the help lists key 5, the write timeline" wait_for wt '5 +the write timeline'
 check "... and key 6, who evicted whom" has wt '6 +who evicted whom'
