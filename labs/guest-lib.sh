@@ -176,12 +176,11 @@ beside() {
 	shift 2
 	cold
 	make_cgroup hot-reader
-	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
-	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
-	h0=$(cached "$beside_hot")
-	beside_status=0
+	make_cgroup neighbour
 	if [ "${beside_watch:-0}" = 1 ]; then
-		pcviz -j -i 1 -e evict,refault,kswapd_waker "$beside_hot" \
+		# from before the hot set is read in: its add events tell the
+		# cgroup charged for each page
+		pcviz -j -i 1 -e evict,refault,kswapd_waker,add,delete "$beside_hot" \
 			>"$out/$beside_name-evictions.jsonl" 2>/dev/null &
 		watcher=$!
 		# its first line: tracing is on
@@ -189,6 +188,10 @@ beside() {
 			sleep 0.1
 		done
 	fi
+	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
+	sh -c "$in_cgroup" hot-reader cat "$beside_hot" >/dev/null
+	h0=$(cached "$beside_hot")
+	beside_status=0
 	if [ $# -eq 0 ]; then
 		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$beside_name-hot.csv" \
 			"$beside_hot" >/tmp/beside-hot.json
@@ -198,7 +201,6 @@ beside() {
 		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$beside_name-hot.csv" \
 			"$beside_hot" >/tmp/beside-hot.json &
 		reader=$!
-		make_cgroup neighbour
 		echo $$ >/sys/fs/cgroup/neighbour/cgroup.procs
 		"$@" || beside_status=$?
 		echo $$ >/sys/fs/cgroup/cgroup.procs
@@ -223,6 +225,18 @@ beside() {
 			"($(json "$beside_name.evictions" neighbour_woke_kswapd) woken by the neighbour)," \
 			"$(json "$beside_name.evictions" direct) in direct reclaim" \
 			"($(json "$beside_name.evictions" neighbour_direct) by the neighbour)"
+		# pcviz's cgroups view: each cgroup's page cache (memory.stat
+		# file) at its largest, and the cgroups the hot set is charged to
+		fact "$beside_name.cgroups" "$(jq -cs --argjson r "$(stat -c %i /sys/fs/cgroup/hot-reader)" '
+			def file_max(p): [.[].cgroups[]? | select(.path == p) | .file] | max // 0 | . / 1048576 | floor;
+			(last | .per_file[0]) as $f |
+			{neighbour_file_max_mib: file_max("/neighbour"), hot_reader_file_max_mib: file_max("/hot-reader"),
+			 hot_charged_reader: ([$f.charges[] | select(.cgroup == $r) | .pages] | add // 0),
+			 hot_charged_other: (([$f.charges[] | select(.cgroup != $r) | .pages] | add // 0) + $f.charged_others),
+			 hot_charge_unknown: $f.charge_unknown}' "$out/$beside_name-evictions.jsonl")"
+		say "  $beside_name: pcviz: the neighbour's page cache at most $(json "$beside_name.cgroups" neighbour_file_max_mib) MiB;" \
+			"hot pages charged to hot-reader $(json "$beside_name.cgroups" hot_charged_reader)," \
+			"to others $(json "$beside_name.cgroups" hot_charged_other)"
 	fi
 	return "$beside_status"
 }

@@ -11,6 +11,7 @@ hot_mib=${LAB5_HOT_MIB:-$((mem_mib * 4 / 10))}
 data_file "$big" "$data_mib"
 pclab-rw -w -s "${hot_mib}M" -f "$hot"
 fact hot-mib "$hot_mib"
+fact mem-mib "$mem_mib"
 
 say "the hot set: $hot_mib MiB read at random, 500 reads/s, for $secs s per scenario"
 # pcviz tells who evicted the hot set's pages (beside's NAME.evictions)
