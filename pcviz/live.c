@@ -297,6 +297,27 @@ static void follow_dirs(struct pcv_model *m, struct live *l)
 		pcv_trace_refilter(m);
 }
 
+/*
+ * The files' sizes, and whether they were deleted.  Before every read of
+ * the events: the model ignores write events past a file's size, and a
+ * file being written has grown since the last look.
+ */
+static void stat_files(struct pcv_model *m, const struct live *l)
+{
+	for (int i = 0; i < m->nfiles; i++) {
+		struct pcv_file *f = &m->files[i];
+		struct stat st;
+
+		if (fstat(l->fd[i], &st))
+			continue;
+		pcv_file_set_size(f, (uint64_t)st.st_size);
+		if (st.st_nlink == 0 && f->state != PCV_FILE_DELETED) {
+			f->state = PCV_FILE_DELETED;
+			snprintf(f->note, sizeof(f->note), "deleted while watched");
+		}
+	}
+}
+
 static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 {
 	struct live *l = s->priv;
@@ -305,17 +326,10 @@ static int live_refresh(struct pcv_source *s, struct pcv_model *m, double dt)
 
 	(void)dt;
 	follow_dirs(m, l);
+	stat_files(m, l);
 	for (int i = 0; i < m->nfiles; i++) {
 		struct pcv_file *f = &m->files[i];
-		struct stat st;
 
-		if (fstat(l->fd[i], &st) == 0) {
-			pcv_file_set_size(f, (uint64_t)st.st_size);
-			if (st.st_nlink == 0 && f->state != PCV_FILE_DELETED) {
-				f->state = PCV_FILE_DELETED;
-				snprintf(f->note, sizeof(f->note), "deleted while watched");
-			}
-		}
 		f->unknown = pcv_residency_refresh(f, l->fd[i], l->mincore, l->mincore_tells[i],
 						   &used_mincore) != 0;
 		if (!f->unknown)
@@ -348,8 +362,10 @@ static void live_drain(struct pcv_source *s, struct pcv_model *m)
 {
 	struct live *l = s->priv;
 
-	if (l->tracing)
-		pcv_trace_poll(m);
+	if (!l->tracing)
+		return;
+	stat_files(m, l);
+	pcv_trace_poll(m);
 }
 
 static void live_close(struct pcv_source *s, struct pcv_model *m)

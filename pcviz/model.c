@@ -676,13 +676,22 @@ static int cmp_pfn(const void *a, const void *b)
 
 void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg)
 {
-	qsort(m->uncharged, m->nuncharged, sizeof(*m->uncharged), cmp_pfn);
+	size_t live = 0;
+
+	/* the folios still cached only: beside a stream, most are gone already */
 	for (size_t i = 0; i < m->nuncharged; i++) {
+		struct pcv_pfn_slot *slot = pfn_slot(m, m->uncharged[i]);
+
+		if (slot && slot->pfn_plus1 == m->uncharged[i] + 1 && !slot->memcg)
+			m->uncharged[live++] = m->uncharged[i];
+	}
+	qsort(m->uncharged, live, sizeof(*m->uncharged), cmp_pfn);
+	for (size_t i = 0; i < live; i++) {
 		uint64_t pfn = m->uncharged[i], *n;
 		struct pcv_pfn_slot *slot = pfn_slot(m, pfn);
 
-		/* gone since, or charged already (a pfn added twice) */
-		if (!slot || slot->pfn_plus1 != pfn + 1 || slot->memcg)
+		/* a pfn added twice is charged once */
+		if (slot->memcg)
 			continue;
 		slot->memcg = lookup(pfn, arg);
 		if (!slot->memcg)

@@ -286,5 +286,56 @@ is "$(tail -n 1 "$out/charges.json" | jq -c '.per_file[0] | [.charge_unknown, .c
 rm -f "$c"
 rmdir "$cg"
 
+# The write timeline, live: an uncached overwrite of a (64 pages, its
+# blocks allocated) and a buffered write of b, then sync.  pcviz's pages
+# that went dirty, clean and dropped, against the events of a trace
+# instance of the test's own.  Sized by pages, not by time: the test waits
+# until a has no page cached (every drop after writeback done).
+a=/mnt/ext4/pcviz-write-a
+b=/mnt/ext4/pcviz-write-b
+iolab -m direct -w -b 256K -s 256K -j "$a" >/dev/null
+rm -f "$b"
+: >"$b"
+a_ino=$(printf '%x' "$(stat -c %i "$a")")
+b_ino=$(stat -c %i "$b")
+tw=$T/instances/pcviz-write-test
+mkdir "$tw"
+for e in filemap/dropbehind_mark filemap/dropbehind_end writeback/writeback_dirty_folio; do
+	echo 1 >"$tw/events/$e/enable"
+done
+pcviz --json -i 0.2 "$a" "$b" >"$out/writes.json" 2>"$out/writes.err" &
+viz=$!
+ready "$out/writes.json"
+pclab-rw -w -U -b 64K -s 256K "$a" >/dev/null
+dd if=/dev/zero of="$b" bs=64K count=4 conv=notrunc 2>/dev/null
+sync
+n=0
+while [ "$(pclab-rw -S -O cached -n "$a")" != 0 ] && [ $n -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+echo 0 >"$tw/tracing_on"
+sleep 0.5
+kill -TERM "$viz"
+wait "$viz" 2>/dev/null
+# from the trace: pages of a marked by the uncached write, of them dropped
+# after writeback; distinct pages of b dirtied
+a_marked=$(sed -n "s/.*dropbehind_mark: .* ino $a_ino index [0-9]* pages \([0-9]*\) write\$/\1/p" "$tw/trace" |
+	awk '{ n += $1 } END { print n + 0 }')
+a_dropped=$(sed -n "s/.*dropbehind_end: .* ino $a_ino index [0-9]* pages \([0-9]*\) after [a-z-]*writeback: dropped\$/\1/p" \
+	"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+b_dirtied=$(sed -n "s/.*writeback_dirty_folio: .* ino=$b_ino index=\([0-9]*\).*/\1/p" "$tw/trace" | sort -u | wc -l)
+rmdir "$tw"
+wfile() { tail -n 1 "$out/writes.json" | jq -c ".per_file[$1] | [$2]"; }
+is "$a_marked,$a_dropped,$b_dirtied" "64,64,64" \
+	"write timeline: the trace has a's 64 pages marked and dropped after writeback, b's 64 dirtied"
+is "$(wfile 0 '.wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept')" "[$a_marked,$a_dropped,$a_dropped,0]" \
+	"write timeline live, uncached a: pages that went dirty, clean, dropped, kept are the trace's"
+ok "[ \"\$(wfile 0 '.wr_to_writeback')\" != '[0]' ]" "... and some went under writeback on the way"
+is "$(wfile 0 '.wr_dirty, .wr_writeback, .wr_clean, .wr_dropped')" "[0,0,0,64]" "... at the end all 64 dropped"
+is "$(wfile 1 '.wr_to_dirty, .wr_to_dropped, .wr_to_kept, .wr_dirty, .wr_writeback')" "[$b_dirtied,0,0,0,0]" \
+	"write timeline live, buffered b: the trace's dirtied pages, none dropped or kept, none left dirty after sync"
+rm -f "$a" "$b"
+
 rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test
 done_testing
