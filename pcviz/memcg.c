@@ -2,10 +2,10 @@
 /*
  * Memory cgroups' page-cache counters, live.  A walk of the cgroup2
  * hierarchy per refresh (pcv_cgroup_walk(), bounded), reading the first PCV_MEMCGS cgroups that
- * have a memory.stat.  cgroup2 gives the root cgroup none (cgroup-v2.rst:
- * memory.stat "exists on non-root cgroups"), so the root is left out like
- * any cgroup without the memory controller; /proc/meminfo, the system
- * panel, is the whole machine's.
+ * have a memory.stat; a cgroup without the memory controller has none.
+ * The root cgroup's (6.12 has one, though cgroup-v2.rst says memory.stat
+ * "exists on non-root cgroups") counts the whole hierarchy; the root has
+ * no memory.events, memory.current or memory.max.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

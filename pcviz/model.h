@@ -428,7 +428,7 @@ typedef uint64_t pcv_charge_fn(uint64_t pfn, void *arg);
  * the cgroups lookup tells, in the order of their pfns.
  */
 void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg);
-/* Pages of the file cached but charged to no known cgroup (cached before pcviz looked) */
+/* Pages of the file cached but charged to no known cgroup (cached before pcviz looked, not followed) */
 uint64_t pcv_file_charge_unknown(const struct pcv_file *f);
 /* Ends an interval at time now: rates of events and counters. */
 void pcv_model_tick(struct pcv_model *m, double now);

@@ -717,7 +717,7 @@ static void draw_charges(struct ui *u, const struct run *r, int y, int x, int h,
 		if (f->charged_others && row < y + h)
 			charge_row(row++, x, w, f->path, "other cgroups", f->charged_others);
 		if (unknown && row < y + h)
-			charge_row(row++, x, w, f->path, "(cached before pcviz looked)", unknown);
+			charge_row(row++, x, w, f->path, "(cgroup not known)", unknown);
 	}
 }
 
