@@ -242,7 +242,9 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	for (int c = 0; c < T.ncpu; c++)
 		T.cpu[c] = tracefs_cpu_open(T.inst, c, true);
 	T.lost_seen = 0;
-	T.kpagecgroup = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
+	/* a page's cgroup needs its pfn, which only its add event gives */
+	if ((kinds & 1u << PCV_EV_ADD) && has_kind(PCV_EV_ADD))
+		T.kpagecgroup = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
 	m->charges_known = T.kpagecgroup >= 0;
 	m->events_on = true;
 	snprintf(why, len, "live from tracefs %s%s%s%s%s%s", name,
