@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pcviz's model: residency cells, counters and rates, event aggregation. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
 #include "model.h"
+#include "pclab/sysstat.h"
 
 const char *const pcv_kind_name[PCV_EV_NKINDS] = {
 	[PCV_EV_ADD] = "add",
@@ -387,17 +387,6 @@ static void write_event(struct pcv_file *f, const struct pcv_event *ev)
 	}
 }
 
-bool pcv_comm_is_kswapd(const char *comm)
-{
-	const char *p = comm + 6;
-
-	if (strncmp(comm, "kswapd", 6) || !*p)
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return !*p;
-}
-
 uint64_t pcv_file_woken_known(const struct pcv_file *f)
 {
 	return f->evict_kswapd - f->woken_unknown;
@@ -462,7 +451,7 @@ static struct pcv_reclaimer *reclaimer_of(struct pcv_file *f, const struct pcv_e
  */
 static const struct pcv_woke *woke_of(const struct pcv_model *m, const char *comm)
 {
-	unsigned long nid = strtoul(comm + 6, NULL, 10);	/* digits: pcv_comm_is_kswapd() */
+	unsigned long nid = strtoul(comm + 6, NULL, 10);	/* digits: pclab_is_kswapd() */
 	const struct pcv_woke *w = &m->woke[nid % PCV_NODES];
 
 	return w->seen && w->nid == nid ? w : NULL;
@@ -520,7 +509,7 @@ static void evict_event(const struct pcv_model *m, struct pcv_file *f, const str
 	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1, n;
 	double ms;
 
-	if (pcv_comm_is_kswapd(ev->comm)) {
+	if (pclab_is_kswapd(ev->comm)) {
 		f->evict_kswapd += pages;
 		charge_waker(f, woke_of(m, ev->comm), pages);
 	} else {
@@ -921,7 +910,7 @@ static void evict_words(const struct pcv_model *m, const struct pcv_event *ev, c
 {
 	char nb[48], pb[48], who[96], target[40] = "";
 
-	if (pcv_comm_is_kswapd(ev->comm))
+	if (pclab_is_kswapd(ev->comm))
 		snprintf(who, sizeof(who), "%.16s", ev->comm);
 	else
 		snprintf(who, sizeof(who), "%.16s%sdirect reclaim (pid %d, cgroup %llu)",

@@ -444,8 +444,6 @@ void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char
 /* The i-th latest event (0 = newest), NULL past the end. */
 const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i);
 
-/* Is the task named comm kswapd ("kswapd0", "kswapd1", ...)? */
-bool pcv_comm_is_kswapd(const char *comm);
 /* Pages the file's kswapd evictions had a waker for (evict_kswapd less woken_unknown). */
 uint64_t pcv_file_woken_known(const struct pcv_file *f);
 /* The mean time the file's refaulted pages were gone, in seconds (0: none timed). */
