@@ -25,7 +25,10 @@ struct tally {
 	long mark, serve, claim;
 	long dropped_read, dropped_wb, dropped_fsync, irq_ends, kept;
 	long added, deleted;
+	/* the page cache's events that say drop-behind, and LRU insertions flagged D */
+	long added_db, deleted_db, lru_db;
 	long calls, call_bytes, call_marked, call_served, call_dropped, call_kept;
+	long call_created, call_created_pages, call_dropped_pages;
 	long end_folios_dropped, end_folios_kept, lost;
 };
 
@@ -59,6 +62,9 @@ static void trace_start(unsigned long ino)
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "1");
 	}
+	/* no inode to filter on: the drop-behind flag (D) only; this test alone does uncached I/O */
+	instance_write("events/pagemap/mm_lru_insertion/filter", "flags & 128");
+	instance_write("events/pagemap/mm_lru_insertion/enable", "1");
 	trace_clear();
 }
 
@@ -123,10 +129,21 @@ static struct tally trace_stop(void)
 			t.call_served += field(line, " served ");
 			t.call_dropped += field(line, " dropped ");
 			t.call_kept += field(line, " kept ");
+			t.call_created += field(line, " created ");
+			if (strstr(line, "pages: ")) {
+				t.call_created_pages += field(strstr(line, "pages: "), " created ");
+				t.call_dropped_pages += field(strstr(line, "pages: "), " dropped ");
+			}
 		} else if (strstr(line, " mm_filemap_add_to_page_cache: ")) {
 			t.added += 1L << field(line, " order=");
+			if (strstr(line, " dropbehind\n"))
+				t.added_db += 1L << field(line, " order=");
 		} else if (strstr(line, " mm_filemap_delete_from_page_cache: ")) {
 			t.deleted += 1L << field(line, " order=");
+			if (strstr(line, " dropbehind\n"))
+				t.deleted_db += 1L << field(line, " order=");
+		} else if (strstr(line, " mm_lru_insertion: ")) {
+			t.lru_db++;
 		}
 	}
 	fclose(f);
@@ -193,6 +210,7 @@ FIXTURE_TEARDOWN(fs)
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "0");
 	}
+	instance_write("events/pagemap/mm_lru_insertion/enable", "0");
 	EXPECT_EQ(0, rmdir(INSTANCE)) TH_LOG("rmdir " INSTANCE ": %s", strerror(errno));
 }
 
@@ -210,6 +228,11 @@ TEST_F(fs, cold_read)
 	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("... mark events cover the same pages");
 	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("... matching mm_filemap add events");
 	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching mm_filemap delete events");
+	EXPECT_EQ(FILE_PAGES, t.added_db) TH_LOG("... every add event says dropbehind");
+	EXPECT_EQ(FILE_PAGES, t.deleted_db) TH_LOG("... every delete event says dropbehind");
+	/* an insertion drained after its folio's drop shows no D: most, not all */
+	EXPECT_LT(0, t.lru_db) TH_LOG("... LRU insertions flagged D (%ld)", t.lru_db);
+	EXPECT_GE(FILE_PAGES, t.lru_db) TH_LOG("... at most one per page (%ld)", t.lru_db);
 	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per read call");
 	EXPECT_EQ(FILE_SIZE, t.call_bytes) TH_LOG("... their bytes add up");
 	/* the per-call summaries agree with the per-folio events */
@@ -217,6 +240,11 @@ TEST_F(fs, cold_read)
 	EXPECT_EQ(t.end_folios_dropped, t.call_dropped) TH_LOG("... calls' dropped = folios dropped");
 	EXPECT_EQ(t.end_folios_kept, t.call_kept) TH_LOG("... calls' kept = folios kept");
 	EXPECT_EQ(0, t.call_served) TH_LOG("... nothing served from the cache");
+	/* what a tracer that filters the folios' events out counts them from */
+	EXPECT_EQ(t.events[0], t.call_created) TH_LOG("... calls' created = mark events");
+	EXPECT_EQ(t.mark, t.call_created_pages) TH_LOG("... their pages = marked pages");
+	EXPECT_EQ(t.dropped_read, t.call_dropped_pages)
+		TH_LOG("... calls' dropped pages = pages dropped after read");
 }
 
 TEST_F(fs, warm_read)
@@ -232,6 +260,9 @@ TEST_F(fs, warm_read)
 	EXPECT_EQ(0, t.mark) TH_LOG("... and no mark event");
 	EXPECT_EQ(0, t.end_folios_dropped) TH_LOG("... no drop event");
 	EXPECT_EQ(0, t.deleted) TH_LOG("... no delete event");
+	EXPECT_EQ(0, t.added_db) TH_LOG("... no add event says dropbehind");
+	EXPECT_EQ(0, t.lru_db) TH_LOG("... no LRU insertion flagged D");
+	EXPECT_EQ(0, t.call_created) TH_LOG("... the calls created nothing");
 }
 
 TEST_F(fs, write)
@@ -251,8 +282,12 @@ TEST_F(fs, write)
 		TH_LOG("... the filesystem ended their writeback in task context (ends in "
 		       "interrupt context counted)");
 	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching delete events");
+	EXPECT_EQ(FILE_PAGES, t.added_db) TH_LOG("... every add event says dropbehind");
+	/* drops after writeback go through invalidate_complete_folio2(), which cannot tell */
+	EXPECT_EQ(0, t.deleted_db) TH_LOG("... no delete event says dropbehind");
 	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per write");
 	EXPECT_EQ(t.events[0], t.call_marked) TH_LOG("... marked folios agree");
+	EXPECT_EQ(0, t.call_created) TH_LOG("... writes report no created folios");
 }
 
 /* Reading into a mapping of the same range: every folio claimed, kept. */
