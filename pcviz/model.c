@@ -720,6 +720,30 @@ static void added(struct pcv_model *m, int fi, const struct pcv_event *ev)
 		m->uncharged[m->nuncharged++] = ev->pfn;
 }
 
+/* n events like ev, of pages pages together, in the counts (and file fi's, if watched) */
+static void count(struct pcv_model *m, int fi, const struct pcv_event *ev, uint64_t n,
+		  uint64_t pages)
+{
+	m->ev_count[ev->kind] += n;
+	m->ev_pages[ev->kind] += pages;
+	if (ev->kind == PCV_EV_DB_END) {
+		if (ev->arg[0] < PCV_DB_NWHEN)
+			m->db_end_when[ev->arg[0]] += n;
+		if (ev->arg[1] < PCV_DB_NRESULT)
+			m->db_end_pages[ev->arg[1]] += pages;
+	}
+	if (fi >= 0)
+		m->files[fi].events[ev->kind] += n;
+}
+
+void pcv_model_count(struct pcv_model *m, const struct pcv_event *ev, uint64_t n)
+{
+	int fi = pcv_model_find_file(m, ev->dev, ev->ino);
+
+	if (fi >= 0)
+		count(m, fi, ev, n, ev->nr_pages);
+}
+
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 {
 	struct pcv_event ev = *in;
@@ -761,18 +785,10 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 			return;
 		break;
 	}
-	m->ev_count[ev.kind]++;
-	m->ev_pages[ev.kind] += event_pages(&ev);
-	if (ev.kind == PCV_EV_DB_END) {
-		if (ev.arg[0] < PCV_DB_NWHEN)
-			m->db_end_when[ev.arg[0]]++;
-		if (ev.arg[1] < PCV_DB_NRESULT)
-			m->db_end_pages[ev.arg[1]] += ev.nr_pages;
-	}
+	count(m, fi, &ev, 1, event_pages(&ev));
 	ring_push(m, &ev);
 	if (fi < 0)
 		return;
-	m->files[fi].events[ev.kind]++;
 	if (ev.kind == PCV_EV_ADD && ev.pfn) {
 		added(m, fi, &ev);
 	} else if (ev.kind == PCV_EV_DELETE && ev.pfn && (slot = pfn_slot(m, ev.pfn)) &&

@@ -419,6 +419,14 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 /* Feeds one event: counts, attribution, the ring, reconstruction. */
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 /*
+ * Counts n events like ev of a watched file that the kernel summed (a hist
+ * trigger) instead of handing them over one by one; ev->nr_pages is their
+ * pages together.  Only the counts move: such events (an uncached read's
+ * folios, brought in and dropped) leave the pages as they found them, and
+ * the event log shows the reads' dropbehind_call instead.
+ */
+void pcv_model_count(struct pcv_model *m, const struct pcv_event *ev, uint64_t n);
+/*
  * The cgroup charged for the page at pfn, as the source can tell: its ID,
  * 0 when it cannot.
  */

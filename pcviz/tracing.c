@@ -19,6 +19,31 @@
 #include "tracing.h"
 
 #define MAX_STALE 32
+
+/*
+ * The per-folio events of the folios an uncached read brings in and drops,
+ * five a folio, are kept out of the ring buffer and counted from the
+ * read's dropbehind_call, where the kernel tells them apart (the series'
+ * patches 17 and 18): copied out one by one they cost an uncached stream
+ * most of pcviz's cost beside it (docs/bench.md).  The map does not need
+ * them (cachestat), nor do the pages' states, which they leave as they
+ * found them; the log shows the reads' calls instead.  The add events of
+ * the folios an uncached write brings in are counted from their marks,
+ * streamed; their pfns, and so their cgroups, are not known.  LRU
+ * insertions of such folios are left out uncounted: they name no file.
+ */
+static const struct summed {
+	enum pcv_kind kind;
+	const char *streamed;	/* what still reaches the ring buffer, ANDed to the filter */
+} summed[] = {
+	{ PCV_EV_ADD, "dropbehind == 0" },
+	{ PCV_EV_DELETE, "dropbehind == 0" },
+	{ PCV_EV_DB_MARK, "write == 1" },
+	{ PCV_EV_DB_END, "when != 0 || result != 0" },	/* all but: after read, dropped */
+	{ PCV_EV_LRU_INSERT, "!(flags & 128)" },		/* PAGEMAP_DROPBEHIND */
+};
+#define NSUMMED (sizeof(summed) / sizeof(summed[0]))
+
 /* Task names remembered (a slot per pid modulo this), and for how long */
 #define COMM_SLOTS 256
 #define COMM_TTL_S 10.0
@@ -34,6 +59,10 @@ static struct {
 	uint64_t lost_seen;
 	int stale;
 	int kpagecgroup;	/* /proc/kpagecgroup, -1 when it cannot be read */
+	/* what of each event is streamed (summed[]), NULL: all of it */
+	const char *streamed[PCV_NSPECS];
+	/* dropbehind_call's counts of what the filters keep out (NULL: not summing) */
+	struct tep_format_field *created, *created_pages, *dropped_pages;
 	/* pid -> comm for the evictions: /proc read once per task, not per event */
 	struct {
 		int pid;
@@ -134,15 +163,24 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	return s;
 }
 
-/* The filter of one event in our instance: 0, or -1 if the kernel refused it. */
-static int write_filter(const struct pcv_model *m, const struct pcv_evspec *s)
+/*
+ * The filter of event i in our instance: 0, or -1 if the kernel refused
+ * it.  A summed event's filter streams only what the calls do not count.
+ */
+static int write_filter(const struct pcv_model *m, int i)
 {
-	char *filter = filter_for(m, s->filter);
+	const struct pcv_evspec *s = &pcv_specs[i];
+	char *filter = filter_for(m, s->filter), *both = NULL;
 	int err = 0;
 
+	if (filter && T.streamed[i] && asprintf(&both, "(%s) && (%s)", filter, T.streamed[i]) < 0)
+		both = NULL;
 	if (filter)
-		err = tracefs_event_file_write(T.inst, s->system, s->name, "filter", filter) < 0;
+		err = tracefs_event_file_write(T.inst, s->system, s->name, "filter",
+					       T.streamed[i] ? both : filter) < 0 ||
+		      (T.streamed[i] && !both);
 	free(filter);
+	free(both);
 	return err;
 }
 
@@ -153,7 +191,7 @@ void pcv_trace_refilter(const struct pcv_model *m)
 	for (int i = 0; i < PCV_NSPECS; i++)
 		if (T.dec.ev[i].id >= 0 && pcv_specs[i].filter != PCV_FILTER_NONE &&
 		    pcv_specs[i].filter != PCV_FILTER_FILE_LRU)
-			write_filter(m, &pcv_specs[i]);
+			write_filter(m, i);
 }
 
 /*
@@ -200,11 +238,89 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 	return -1;
 }
 
+/*
+ * Whether to sum: every per-folio kind asked for, the call events to count
+ * them from, and a kernel that tells the folios apart and counts them.
+ * Sets T.streamed and the call's fields if so.
+ */
+static bool summing(unsigned kinds)
+{
+	const unsigned need = 1u << PCV_EV_ADD | 1u << PCV_EV_DELETE | 1u << PCV_EV_DB_MARK |
+			      1u << PCV_EV_DB_END | 1u << PCV_EV_DB_CALL;
+	struct tep_event *add = tep_find_event_by_name(T.tep, "filemap",
+						       "mm_filemap_add_to_page_cache");
+	struct tep_event *call = tep_find_event_by_name(T.tep, "filemap", "dropbehind_call");
+
+	for (int k = 0; k < PCV_EV_NKINDS; k++)
+		if ((need & 1u << k) && !has_kind((enum pcv_kind)k))
+			return false;
+	if ((kinds & need) != need || !add || !call || !tep_find_field(add, "dropbehind"))
+		return false;
+	T.created = tep_find_field(call, "created");
+	T.created_pages = tep_find_field(call, "created_pages");
+	T.dropped_pages = tep_find_field(call, "dropped_pages");
+	if (!T.created || !T.created_pages || !T.dropped_pages) {
+		T.created = NULL;
+		return false;
+	}
+	for (int i = 0; i < PCV_NSPECS; i++)
+		for (size_t k = 0; k < NSUMMED; k++)
+			if (summed[k].kind == pcv_specs[i].kind)
+				T.streamed[i] = summed[k].streamed;
+	return true;
+}
+
+/* Field f of a live record, into *v; false if the record is too short */
+static bool number(struct tep_format_field *f, const struct tep_record *rec,
+		   unsigned long long *v)
+{
+	return f->offset >= 0 &&
+	       (unsigned long)f->offset + (unsigned long)f->size <= (unsigned long)rec->size &&
+	       !tep_read_number_field(f, rec->data, v);
+}
+
+/*
+ * Counts what the filters keep out of the ring buffer, from the events
+ * that stand for it: an uncached read's call (the folios it brought in,
+ * their adds and marks; the folios it dropped, their ends and deletes),
+ * an uncached write's mark (its folio's add).
+ */
+static void count_summed(struct pcv_model *m, const struct pcv_event *ev,
+			 const struct tep_record *rec)
+{
+	unsigned long long created, created_pages, dropped_pages;
+	struct pcv_event like = { .dev = ev->dev, .ino = ev->ino };
+
+	if (ev->kind == PCV_EV_DB_MARK && ev->arg[0]) {
+		like.kind = PCV_EV_ADD;
+		like.nr_pages = ev->nr_pages;
+		pcv_model_count(m, &like, 1);
+		return;
+	}
+	if (ev->kind != PCV_EV_DB_CALL || ev->arg[0] || !number(T.created, rec, &created) ||
+	    !number(T.created_pages, rec, &created_pages) ||
+	    !number(T.dropped_pages, rec, &dropped_pages))
+		return;
+	like.nr_pages = created_pages;
+	like.kind = PCV_EV_ADD;
+	pcv_model_count(m, &like, created);
+	like.kind = PCV_EV_DB_MARK;
+	pcv_model_count(m, &like, created);
+	like.nr_pages = dropped_pages;
+	like.kind = PCV_EV_DELETE;
+	pcv_model_count(m, &like, ev->arg[3]);	/* dropped folios */
+	like.kind = PCV_EV_DB_END;
+	like.arg[0] = PCV_DB_READ;
+	like.arg[1] = PCV_DB_DROPPED;
+	pcv_model_count(m, &like, ev->arg[3]);
+}
+
 int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len)
 {
 	const char *dir;
 	char name[32];
 	int enabled = 0;
+	bool sums;
 
 	m->events_on = false;
 	if (geteuid() != 0)
@@ -223,12 +339,13 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	if (!T.inst)
 		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
+	sums = summing(kinds);
 	for (int i = 0; i < PCV_NSPECS; i++) {
 		const struct pcv_evspec *s = &pcv_specs[i];
 
 		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
 			continue;
-		if (!write_filter(m, s) && !tracefs_event_enable(T.inst, s->system, s->name))
+		if (!write_filter(m, i) && !tracefs_event_enable(T.inst, s->system, s->name))
 			enabled++;
 	}
 	if (!enabled)
@@ -247,8 +364,9 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		T.kpagecgroup = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
 	m->charges_known = T.kpagecgroup >= 0;
 	m->events_on = true;
-	snprintf(why, len, "live from tracefs %s%s%s%s%s%s", name,
+	snprintf(why, len, "live from tracefs %s%s%s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
+		 sums ? "; uncached reads' folios counted from their calls" : "",
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "",
 		 !has_kind(PCV_EV_EVICT) ? "; this kernel has no workingset events" : "",
 		 T.dec.problem[0] ? "; not traced: " : "", T.dec.problem);
@@ -394,6 +512,8 @@ void pcv_trace_poll(struct pcv_model *m)
 				if (ev.kind == PCV_EV_KSWAPD_WAKER)
 					ev.reclaimer = cgroup_of(ev.pid);
 				pcv_model_event(m, &ev);
+				if (T.created)
+					count_summed(m, &ev, &rec);
 			}
 		}
 	}
@@ -421,6 +541,8 @@ void pcv_trace_stop(void)
 	if (T.kpagecgroup >= 0)
 		close(T.kpagecgroup);
 	T.kpagecgroup = -1;
+	memset(T.streamed, 0, sizeof(T.streamed));
+	T.created = T.created_pages = T.dropped_pages = NULL;
 	if (T.kbuf)
 		kbuffer_free(T.kbuf);
 	T.kbuf = NULL;

@@ -1141,6 +1141,25 @@ static void test_write_states(void)
 	pcv_model_free(&M);
 }
 
+static void test_summed(void)
+{
+	struct pcv_event e = { .kind = PCV_EV_DB_END, .dev = 266338304, .ino = 12, .nr_pages = 9,
+			       .arg = { PCV_DB_READ, PCV_DB_DROPPED } };
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 266338304, 12, 64 << 20);
+	pcv_model_count(&M, &e, 2);
+	tap_ok(M.ev_count[PCV_EV_DB_END] == 2 && M.ev_pages[PCV_EV_DB_END] == 9 &&
+	       M.files[0].events[PCV_EV_DB_END] == 2 && M.db_end_when[PCV_DB_READ] == 2 &&
+	       M.db_end_pages[PCV_DB_DROPPED] == 9,
+	       "summed events: counted in events and pages, by when and result, for the file");
+	tap_ok(M.ring_len == 0, "summed events: the event log stays as it was");
+	e.ino = 99;
+	pcv_model_count(&M, &e, 2);
+	tap_ok(M.ev_count[PCV_EV_DB_END] == 2, "summed events of a file not watched: not counted");
+	pcv_model_free(&M);
+}
+
 int main(int argc, char **argv)
 {
 	test_parsers();
@@ -1154,6 +1173,7 @@ int main(int argc, char **argv)
 	test_eviction_bounds();
 	test_eviction_output();
 	test_charges();
+	test_summed();
 	if (argc > 1) {
 		test_residency(argv[1]);
 		test_cgroups(argv[1]);
