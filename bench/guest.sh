@@ -13,6 +13,9 @@ LAB=bench
 repeats=${BENCH_REPEATS:-2}
 set=${BENCH_SET:-full}
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019
+every_kind_but_calls=add,delete,evict,refault,lru_insert,lru_activate,dirty,writeback,kswapd_wake
+every_kind_but_calls=$every_kind_but_calls,kswapd_waker,direct_reclaim,reclaim,db_mark,db_serve,db_claim,db_end
+every_kind_but_calls=$every_kind_but_calls,wb_start,wb_end
 fact kernel "$(uname -r)"
 
 # run FS SCENARIO MODE ROUND IOLAB-ARGS...
@@ -70,7 +73,7 @@ fsync_beside() {
 # wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS, which
 # bench/run checks and passes)
 wanted() {
-	case " ${BENCH_SCENARIOS:?set by bench/run} " in
+	case " ${BENCH_SCENARIOS?set by bench/run} " in
 	*" $1 "*) [ "$set" = full ] || [ "$1" = seqread ] || [ "$1" = randread ] || [ "$1" = seqwrite ] ;;
 	*) return 1 ;;
 	esac
@@ -142,9 +145,11 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			trace-cmd reset >/dev/null 2>&1
 		fi
 		if wanted pcviz && command -v pcviz >/dev/null; then
+			run "$fs" pcviz off "$round" -m uncached -b 1M "$big"
 			beside_pcviz on "$round"
-			# only the per-call and reclaim events: what docs/pcviz.md
-			# recommends beside a benchmark
+			# every kind but the calls: each folio's events copied out
+			beside_pcviz streamed "$round" -e "$every_kind_but_calls"
+			# only the per-call and reclaim events
 			beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
 		fi
 		wanted fsync && for m in none buffered uncached; do

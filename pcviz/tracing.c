@@ -173,7 +173,8 @@ static int write_filter(const struct pcv_model *m, int i)
 	char *filter = filter_for(m, s->filter), *both = NULL;
 	int err = 0;
 
-	if (filter && T.streamed[i] && asprintf(&both, "(%s) && (%s)", filter, T.streamed[i]) < 0)
+	/* the folio's flag first: a summed event fails on it alone */
+	if (filter && T.streamed[i] && asprintf(&both, "(%s) && (%s)", T.streamed[i], filter) < 0)
 		both = NULL;
 	if (filter)
 		err = tracefs_event_file_write(T.inst, s->system, s->name, "filter",

@@ -380,6 +380,10 @@ ok "[ \"\$(wfile 0 '.wr_to_writeback')\" != '[0]' ]" "... and some went under wr
 is "$(wfile 0 '.wr_dirty, .wr_writeback, .wr_clean, .wr_dropped')" "[0,0,0,64]" "... at the end all 64 dropped"
 is "$(wfile 1 '.wr_to_dirty, .wr_to_dropped, .wr_to_kept, .wr_dirty, .wr_writeback')" "[$b_dirtied,0,0,0,0]" \
 	"write timeline live, buffered b: the trace's dirtied pages, none dropped or kept, none left dirty after sync"
+# a's adds come in marked: with every event kind on they are counted from
+# a's marks (docs/pcviz.md), b's one by one
+is "$(tail -n 1 "$out/writes.json" | jq -c '[.ev_add, .ev_delete]')" "[$((a_marked + b_dirtied)),$a_dropped]" \
+	"the adds of a and b, and a's deletes after writeback, counted"
 rm -f "$a" "$b"
 
 rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test

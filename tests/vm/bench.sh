@@ -15,12 +15,14 @@ LAB_DATA_MIB=128 QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/
 summary=$CHECK_RESULTS/bench/summary.md
 is "$status" 0 "bench/run QUICK=1 completes (log: $log)"
 vm_check_console bench
-for section in seqread randread seqwrite tracing "noisy neighbour" "fsync beside" contended "one vCPU" "Targets"; do
+for section in seqread randread seqwrite tracing "pcviz beside" "noisy neighbour" "fsync beside" contended "one vCPU" \
+	"Targets"; do
 	ok "grep -q '^##.* $section' '$summary'" "the summary has the $section table"
 done
 rows=$(grep -c '^| ' "$summary")
 ok "[ $rows -ge 30 ]" "the summary's tables have rows ($rows)"
-unmeasured=$(grep -E '^\| (seq|random|noisy|fsync|tracepoints|ext4|one vCPU)' "$summary" | grep -v unpatched | grep -c 'not measured')
+unmeasured=$(grep -E '^\| (seq|random|noisy|fsync|tracepoints|pcviz|ext4|one vCPU)' "$summary" | grep -v unpatched |
+	grep -c 'not measured')
 is "$unmeasured" 0 "every target but the baseline's has a measured value"
 ok "grep -q '| uncached-2019 |' '$summary'" "the 2019 strategy was measured through the knob"
 for png in seqread-throughput seqread-page-cache seqwrite-throughput seqwrite-dirty cliff; do
