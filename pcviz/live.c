@@ -135,6 +135,7 @@ static int add_file(struct pcv_model *m, struct live *l, const char *path, bool 
 		return -1;
 	}
 	l->fd[i] = fd;
+	m->files[i].grows = true;
 	/* mincore(2)'s rule: the owner, or whoever may write the file (and root) */
 	l->mincore_tells[i] = geteuid() == 0 || st.st_uid == geteuid() ||
 			      !faccessat(AT_FDCWD, path, W_OK, AT_EACCESS);
@@ -298,9 +299,9 @@ static void follow_dirs(struct pcv_model *m, struct live *l)
 }
 
 /*
- * The files' sizes, and whether they were deleted.  Before every read of
- * the events: the model ignores write events past a file's size, and a
- * file being written has grown since the last look.
+ * The files' sizes, and whether they were deleted, at each refresh.  The
+ * events are read more often: a write event past the size read last is
+ * the file growing (struct pcv_file's grows).
  */
 static void stat_files(struct pcv_model *m, const struct live *l)
 {
@@ -362,10 +363,8 @@ static void live_drain(struct pcv_source *s, struct pcv_model *m)
 {
 	struct live *l = s->priv;
 
-	if (!l->tracing)
-		return;
-	stat_files(m, l);
-	pcv_trace_poll(m);
+	if (l->tracing)
+		pcv_trace_poll(m);
 }
 
 static void live_close(struct pcv_source *s, struct pcv_model *m)

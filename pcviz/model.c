@@ -310,10 +310,18 @@ void pcv_file_from_bitmap(struct pcv_file *f)
 static void wmove(struct pcv_file *f, uint64_t index, uint64_t n, unsigned from,
 		  enum pcv_wstate to)
 {
-	uint64_t want = f->pages < PCV_WMAX_PAGES ? f->pages : PCV_WMAX_PAGES, end;
+	uint64_t limit = f->grows || f->pages > PCV_WMAX_PAGES ? PCV_WMAX_PAGES : f->pages;
+	uint64_t reach, want, end;
 
-	if (index >= want || !n)
+	if (index >= limit || !n)
 		return;
+	reach = n < limit - index ? index + n : limit;
+	/* the file's pages at once; past them (growing) doubling, as appends come one by one */
+	want = f->pages < limit ? f->pages : limit;
+	if (reach > want && reach > f->wpages) {
+		want = f->wpages < limit / 2 ? 2 * f->wpages : limit;
+		want = reach > want ? reach : want;
+	}
 	if (f->wpages < want) {
 		uint8_t *more = realloc(f->wstate, want);
 

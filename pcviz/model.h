@@ -209,6 +209,13 @@ struct pcv_file {
 	 */
 	uint8_t *wstate;
 	uint64_t wpages, wlo, whi;
+	/*
+	 * Live: the size is read between reads of the events, so a write event
+	 * past the size last read is the file growing, and the write state
+	 * follows it (to PCV_WMAX_PAGES).  Otherwise (a trace) such an event is
+	 * clamped to the file's size.
+	 */
+	bool grows;
 	uint64_t wcount[PCV_W_N], wto[PCV_W_N], wkept[PCV_DB_NRESULT];
 	/*
 	 * The timeline: per interval, a bit (1 << state) for each state pages

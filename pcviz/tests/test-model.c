@@ -1123,6 +1123,17 @@ static void test_write_states(void)
 	e.arg[0] = 1;
 	feed(e);
 	tap_ok(wcounts(q, 15, 0, 0, 0, 1), "write events past the end are clamped (15 dirty)");
+	/* live, a file being written grows between the sizes pcviz reads */
+	q->grows = true;
+	feed(ev(PCV_EV_DIRTY, 14, 20, 0, 0));
+	e = ev(PCV_EV_DB_MARK, 14, 30, 2, 0);
+	e.arg[0] = 1;
+	feed(e);
+	tap_ok(wcounts(q, 18, 0, 0, 0, 1) && q->wpages == 32,
+	       "a growing file: write events past the size last read count (18 dirty, state of 32 pages)");
+	feed(ev(PCV_EV_DIRTY, 14, PCV_WMAX_PAGES, 0, 0));
+	tap_ok(wcounts(q, 18, 0, 0, 0, 1) && q->wpages == 32,
+	       "... up to the write state's bound (%llu pages)", (unsigned long long)PCV_WMAX_PAGES);
 
 	/* the timeline: the states each interval saw */
 	pcv_model_tick(&M, 1);
