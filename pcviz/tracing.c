@@ -43,6 +43,9 @@ static const struct summed {
 	{ PCV_EV_LRU_INSERT, "!(flags & 128)" },		/* PAGEMAP_DROPBEHIND */
 };
 #define NSUMMED (sizeof(summed) / sizeof(summed[0]))
+/* The kinds that must all be on to sum: the summed ones and the calls they are counted from */
+#define SUMMING_KINDS (1u << PCV_EV_ADD | 1u << PCV_EV_DELETE | 1u << PCV_EV_DB_MARK | \
+		       1u << PCV_EV_DB_END | 1u << PCV_EV_DB_CALL)
 
 /* Task names remembered (a slot per pid modulo this), and for how long */
 #define COMM_SLOTS 256
@@ -246,16 +249,14 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
  */
 static bool summing(unsigned kinds)
 {
-	const unsigned need = 1u << PCV_EV_ADD | 1u << PCV_EV_DELETE | 1u << PCV_EV_DB_MARK |
-			      1u << PCV_EV_DB_END | 1u << PCV_EV_DB_CALL;
 	struct tep_event *add = tep_find_event_by_name(T.tep, "filemap",
 						       "mm_filemap_add_to_page_cache");
 	struct tep_event *call = tep_find_event_by_name(T.tep, "filemap", "dropbehind_call");
 
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
-		if ((need & 1u << k) && !has_kind((enum pcv_kind)k))
+		if ((SUMMING_KINDS & 1u << k) && !has_kind((enum pcv_kind)k))
 			return false;
-	if ((kinds & need) != need || !add || !call || !tep_find_field(add, "dropbehind"))
+	if ((kinds & SUMMING_KINDS) != SUMMING_KINDS || !add || !call || !tep_find_field(add, "dropbehind"))
 		return false;
 	T.created = tep_find_field(call, "created");
 	T.created_pages = tep_find_field(call, "created_pages");
@@ -320,7 +321,7 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 {
 	const char *dir;
 	char name[32];
-	int enabled = 0;
+	unsigned on = 0;
 	bool sums;
 
 	m->events_on = false;
@@ -347,10 +348,19 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
 			continue;
 		if (!write_filter(m, i) && !tracefs_event_enable(T.inst, s->system, s->name))
-			enabled++;
+			on |= 1u << s->kind;
 	}
-	if (!enabled)
+	if (!on)
 		return fail(why, len, "%s", "could not enable any event");
+	if (sums && (on & SUMMING_KINDS) != SUMMING_KINDS) {
+		/* what would count the summed events is off: stream them whole */
+		sums = false;
+		T.created = NULL;
+		memset(T.streamed, 0, sizeof(T.streamed));
+		for (int i = 0; i < PCV_NSPECS; i++)
+			if (on & 1u << pcv_specs[i].kind)
+				write_filter(m, i);
+	}
 	T.ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	T.cpu = calloc((size_t)T.ncpu, sizeof(*T.cpu));
 	T.page = malloc((size_t)getpagesize() * 4);
