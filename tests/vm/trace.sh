@@ -23,7 +23,7 @@ n=$(count 'dropbehind_end: *dev [0-9]*:[0-9]* ino [0-9a-f]* index [0-9]* pages 1
 is "$n" 1024 "report decodes dropbehind_end with symbolic when/result words"
 n=$(count 'dropbehind_end: .* after \(irq-\)\{0,1\}writeback: dropped$')
 is "$n" 1024 "the uncached write's folios are dropped after writeback"
-n=$(count 'dropbehind_call: *dev [0-9]*:[0-9]* ino [0-9a-f]* read pos [0-9]* bytes 1048576 folios: marked 256 served 0 dropped 256 kept 0$')
+n=$(count 'dropbehind_call: *dev [0-9]*:[0-9]* ino [0-9a-f]* read pos [0-9]* bytes 1048576 folios: marked 256 served 0 dropped 256 kept 0 created 256; pages: created 256 dropped 256$')
 is "$n" 4 "report decodes the per-call summaries of the read"
 ok "! grep -qi 'failed\\|unknown' '$CHECK_RESULTS/trace-demo/report.err'" \
 	"trace-cmd report has no parse errors"
