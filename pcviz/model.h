@@ -428,9 +428,10 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 /*
  * Counts n events like ev of a watched file that the kernel summed (a hist
  * trigger) instead of handing them over one by one; ev->nr_pages is their
- * pages together.  Only the counts move: such events (an uncached read's
- * folios, brought in and dropped) leave the pages as they found them, and
- * the event log shows the reads' dropbehind_call instead.
+ * pages together.  Only the counts move: an uncached read's folios,
+ * brought in and dropped, leave the pages as they found them, an uncached
+ * write's folio has its state from its own mark event, and the event log
+ * shows the reads' dropbehind_call instead.
  */
 void pcv_model_count(struct pcv_model *m, const struct pcv_event *ev, uint64_t n);
 /*
