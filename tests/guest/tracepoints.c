@@ -12,12 +12,20 @@
 #define FILE_PAGES (FILE_SIZE / PAGE)
 #define INSTANCE "/sys/kernel/tracing/instances/pclab-tracepoints-test"
 
-static const char *const events[] = {
-	"dropbehind_mark", "dropbehind_serve", "dropbehind_claim",
-	"dropbehind_end", "dropbehind_call",
-	"mm_filemap_add_to_page_cache", "mm_filemap_delete_from_page_cache",
+enum { EV_MARK, EV_SERVE, EV_CLAIM, EV_END, EV_CALL, EV_ADD, EV_DELETE,
+       EV_TWIN_ADD, EV_TWIN_DELETE, EV_TWIN_MARK, EV_TWIN_END, NR_EVENTS };
+static const char *const events[NR_EVENTS] = {
+	[EV_MARK] = "dropbehind_mark", [EV_SERVE] = "dropbehind_serve",
+	[EV_CLAIM] = "dropbehind_claim", [EV_END] = "dropbehind_end",
+	[EV_CALL] = "dropbehind_call",
+	[EV_ADD] = "mm_filemap_add_to_page_cache",
+	[EV_DELETE] = "mm_filemap_delete_from_page_cache",
+	/* the twins that leave out what the drop-behind events count */
+	[EV_TWIN_ADD] = "uncounted_mm_filemap_add_to_page_cache",
+	[EV_TWIN_DELETE] = "uncounted_mm_filemap_delete_from_page_cache",
+	[EV_TWIN_MARK] = "uncounted_dropbehind_mark",
+	[EV_TWIN_END] = "uncounted_dropbehind_end",
 };
-#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
 
 /* What one traced operation produced, in pages unless said otherwise */
 struct tally {
@@ -27,6 +35,7 @@ struct tally {
 	long added, deleted;
 	/* the page cache's events that say drop-behind, and LRU insertions flagged D */
 	long added_db, deleted_db, lru_db;
+	long lru_db_twin;		/* LRU insertions flagged D of the twin */
 	long calls, call_bytes, call_marked, call_served, call_dropped, call_kept;
 	long call_created, call_created_pages, call_dropped_pages;
 	long end_folios_dropped, end_folios_kept, lost;
@@ -65,6 +74,8 @@ static void trace_start(unsigned long ino)
 	/* no inode to filter on: the drop-behind flag (D) only; this test alone does uncached I/O */
 	instance_write("events/pagemap/mm_lru_insertion/filter", "flags & 128");
 	instance_write("events/pagemap/mm_lru_insertion/enable", "1");
+	instance_write("events/pagemap/uncounted_mm_lru_insertion/filter", "flags & 128");
+	instance_write("events/pagemap/uncounted_mm_lru_insertion/enable", "1");
 	trace_clear();
 }
 
@@ -144,6 +155,8 @@ static struct tally trace_stop(void)
 				t.deleted_db += 1L << field(line, " order=");
 		} else if (strstr(line, " mm_lru_insertion: ")) {
 			t.lru_db++;
+		} else if (strstr(line, " uncounted_mm_lru_insertion: ")) {
+			t.lru_db_twin++;
 		}
 	}
 	fclose(f);
@@ -211,6 +224,7 @@ FIXTURE_TEARDOWN(fs)
 		instance_write(p, "0");
 	}
 	instance_write("events/pagemap/mm_lru_insertion/enable", "0");
+	instance_write("events/pagemap/uncounted_mm_lru_insertion/enable", "0");
 	EXPECT_EQ(0, rmdir(INSTANCE)) TH_LOG("rmdir " INSTANCE ": %s", strerror(errno));
 }
 
@@ -236,15 +250,37 @@ TEST_F(fs, cold_read)
 	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per read call");
 	EXPECT_EQ(FILE_SIZE, t.call_bytes) TH_LOG("... their bytes add up");
 	/* the per-call summaries agree with the per-folio events */
-	EXPECT_EQ(t.events[0], t.call_marked) TH_LOG("... calls' marked = mark events");
+	EXPECT_EQ(t.events[EV_MARK], t.call_marked) TH_LOG("... calls' marked = mark events");
 	EXPECT_EQ(t.end_folios_dropped, t.call_dropped) TH_LOG("... calls' dropped = folios dropped");
 	EXPECT_EQ(t.end_folios_kept, t.call_kept) TH_LOG("... calls' kept = folios kept");
 	EXPECT_EQ(0, t.call_served) TH_LOG("... nothing served from the cache");
 	/* what a tracer that filters the folios' events out counts them from */
-	EXPECT_EQ(t.events[0], t.call_created) TH_LOG("... calls' created = mark events");
+	EXPECT_EQ(t.events[EV_MARK], t.call_created) TH_LOG("... calls' created = mark events");
 	EXPECT_EQ(t.mark, t.call_created_pages) TH_LOG("... their pages = marked pages");
 	EXPECT_EQ(t.dropped_read, t.call_dropped_pages)
 		TH_LOG("... calls' dropped pages = pages dropped after read");
+	/* which the twins leave out, every one */
+	EXPECT_EQ(0, t.events[EV_TWIN_ADD]) TH_LOG("... no uncounted add event");
+	EXPECT_EQ(0, t.events[EV_TWIN_DELETE]) TH_LOG("... no uncounted delete event");
+	EXPECT_EQ(0, t.events[EV_TWIN_MARK]) TH_LOG("... no uncounted mark event");
+	EXPECT_EQ(0, t.events[EV_TWIN_END]) TH_LOG("... no uncounted end event");
+	EXPECT_EQ(0, t.lru_db_twin) TH_LOG("... no uncounted LRU insertion flagged D");
+}
+
+/* A buffered read's folios stay: the twins fire for each, as the events they copy */
+TEST_F(fs, buffered_read)
+{
+	struct tally t;
+
+	trace_start(file_ino(self->path));
+	rw_all(self->fd, false, 0);
+	t = trace_stop();
+	EXPECT_EQ(0, t.lost) TH_LOG("no events lost");
+	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("cold buffered read: adds cover the file's pages");
+	EXPECT_EQ(t.events[EV_ADD], t.events[EV_TWIN_ADD]) TH_LOG("... an uncounted add each");
+	EXPECT_EQ(0, t.added_db) TH_LOG("... none says dropbehind");
+	EXPECT_EQ(0, t.events[EV_TWIN_MARK] + t.events[EV_TWIN_END])
+		TH_LOG("... no uncounted mark or end event");
 }
 
 TEST_F(fs, warm_read)
@@ -256,7 +292,7 @@ TEST_F(fs, warm_read)
 	rw_all(self->fd, false, RWF_UNCACHED);
 	t = trace_stop();
 	EXPECT_EQ(FILE_PAGES, t.serve) TH_LOG("warm uncached read: every page 'served from cache'");
-	EXPECT_EQ(t.events[1], t.call_served) TH_LOG("... calls' served = serve events");
+	EXPECT_EQ(t.events[EV_SERVE], t.call_served) TH_LOG("... calls' served = serve events");
 	EXPECT_EQ(0, t.mark) TH_LOG("... and no mark event");
 	EXPECT_EQ(0, t.end_folios_dropped) TH_LOG("... no drop event");
 	EXPECT_EQ(0, t.deleted) TH_LOG("... no delete event");
@@ -286,8 +322,14 @@ TEST_F(fs, write)
 	/* drops after writeback go through invalidate_complete_folio2(), which cannot tell */
 	EXPECT_EQ(0, t.deleted_db) TH_LOG("... no delete event says dropbehind");
 	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per write");
-	EXPECT_EQ(t.events[0], t.call_marked) TH_LOG("... marked folios agree");
+	EXPECT_EQ(t.events[EV_MARK], t.call_marked) TH_LOG("... marked folios agree");
 	EXPECT_EQ(0, t.call_created) TH_LOG("... writes report no created folios");
+	/* a write's marks and ends are not counted elsewhere: the twins fire for them */
+	EXPECT_EQ(t.events[EV_MARK], t.events[EV_TWIN_MARK]) TH_LOG("... an uncounted mark each");
+	EXPECT_EQ(t.events[EV_END], t.events[EV_TWIN_END]) TH_LOG("... an uncounted end each");
+	EXPECT_EQ(t.events[EV_DELETE], t.events[EV_TWIN_DELETE])
+		TH_LOG("... an uncounted delete each");
+	EXPECT_EQ(0, t.events[EV_TWIN_ADD]) TH_LOG("... but no uncounted add: they are marked");
 }
 
 /* Reading into a mapping of the same range: every folio claimed, kept. */
