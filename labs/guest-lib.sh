@@ -8,6 +8,9 @@
 #
 #   say TEXT...                 a progress line
 #   cold                        write back dirty data, empty the page cache
+#   written FILE                wait until FILE is not empty (a program
+#                               started in the background has begun), 10 s
+#                               at most
 #   data_file PATH MIB          create PATH of MIB MiB with O_DIRECT (the
 #                               cache stays empty), unless it exists
 #   fact NAME VALUE             record VALUE (JSON, or else text) as NAME
@@ -74,6 +77,14 @@ cached() {
 cold() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+}
+
+written() {
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
 }
 
 data_file() {

@@ -99,6 +99,28 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 	return d->found;
 }
 
+bool pcv_decoder_use(struct pcv_decoder *d, struct tep_handle *tep, int i, const char *name)
+{
+	const struct pcv_evspec *s = &pcv_specs[i];
+	struct tep_event *e = tep_find_event_by_name(tep, s->system, name);
+	struct tep_format_field *type = e ? tep_find_common_field(e, "common_type") : NULL;
+
+	if (d->ev[i].id < 0 || !e || !type || type->offset != d->type->offset ||
+	    type->size != d->type->size)
+		return false;
+	for (int f = 0; f < PCV_NFIELDS; f++) {
+		struct tep_format_field *mine = d->ev[i].field[f], *twin;
+
+		if (!mine)
+			continue;
+		twin = tep_find_field(e, s->field[f]);
+		if (!twin || twin->offset != mine->offset || twin->size != mine->size)
+			return false;
+	}
+	d->ev[i].id = e->id;
+	return true;
+}
+
 /*
  * A field's value.  Decoding is most of pcviz's work beside a fast stream,
  * so fields in our byte order are read directly, not through

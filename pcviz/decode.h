@@ -50,6 +50,13 @@ struct pcv_decoder {
  */
 int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep);
 /*
+ * Decodes spec i's records from the event of that name in the spec's
+ * system instead (a twin of the same class), if it has each field the
+ * spec reads at the same place and of the same size; false otherwise,
+ * and d is left as it was.
+ */
+bool pcv_decoder_use(struct pcv_decoder *d, struct tep_handle *tep, int i, const char *name);
+/*
  * Decodes a record of one of the events; false for any other record and
  * for a record too short for the fields its format promises.
  */

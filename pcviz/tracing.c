@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Live events from a private tracefs instance (libtracefs, libtraceevent). */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <kbuffer.h>
@@ -22,10 +21,11 @@
 
 /*
  * The per-folio events of the folios an uncached read brings in and drops,
- * five a folio, are kept out of the ring buffer and counted from the
- * read's dropbehind_call, where the kernel tells them apart (the series'
- * patches 17 and 18): copied out one by one they cost an uncached stream
- * most of pcviz's cost beside it (docs/bench.md).  The map does not need
+ * five a folio, are left out and counted from the read's dropbehind_call,
+ * where the kernel tells them apart (the series' patches 17 to 19).  Their
+ * uncounted_ twins fire for every other folio; a filter would keep them
+ * out of the ring buffer too, but each would still be built first, which
+ * costs an uncached stream 12.5% (docs/bench.md).  The map does not need
  * them (cachestat), nor do the pages' states, which they leave as they
  * found them; the log shows the reads' calls instead.  The add events of
  * the folios an uncached write brings in are counted from their marks,
@@ -34,13 +34,13 @@
  */
 static const struct summed {
 	enum pcv_kind kind;
-	const char *streamed;	/* what still reaches the ring buffer, ANDed to the filter */
+	const char *twin;	/* the event that leaves them out, in the kind's system */
 } summed[] = {
-	{ PCV_EV_ADD, "dropbehind == 0" },
-	{ PCV_EV_DELETE, "dropbehind == 0" },
-	{ PCV_EV_DB_MARK, "write == 1" },
-	{ PCV_EV_DB_END, "when != 0 || result != 0" },	/* all but: after read, dropped */
-	{ PCV_EV_LRU_INSERT, "!(flags & 128)" },		/* PAGEMAP_DROPBEHIND */
+	{ PCV_EV_ADD, "uncounted_mm_filemap_add_to_page_cache" },
+	{ PCV_EV_DELETE, "uncounted_mm_filemap_delete_from_page_cache" },
+	{ PCV_EV_DB_MARK, "uncounted_dropbehind_mark" },
+	{ PCV_EV_DB_END, "uncounted_dropbehind_end" },
+	{ PCV_EV_LRU_INSERT, "uncounted_mm_lru_insertion" },
 };
 #define NSUMMED (sizeof(summed) / sizeof(summed[0]))
 /* The kinds that must all be on to sum: the summed ones and the calls they are counted from */
@@ -62,8 +62,8 @@ static struct {
 	uint64_t lost_seen;
 	int stale;
 	int kpagecgroup;	/* /proc/kpagecgroup, -1 when it cannot be read */
-	/* what of each event is streamed (summed[]), NULL: all of it */
-	const char *streamed[PCV_NSPECS];
+	/* the event enabled for each spec, a twin of summed[] (NULL: the spec's own) */
+	const char *name[PCV_NSPECS];
 	/* dropbehind_call's counts of what the filters keep out (NULL: not summing) */
 	struct tep_format_field *created, *created_pages, *dropped_pages;
 	/* pid -> comm for the evictions: /proc read once per task, not per event */
@@ -166,25 +166,20 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	return s;
 }
 
-/*
- * The filter of event i in our instance: 0, or -1 if the kernel refused
- * it.  A summed event's filter streams only what the calls do not count.
- */
+/* The event enabled for spec i */
+static const char *event_name(int i)
+{
+	return T.name[i] ? T.name[i] : pcv_specs[i].name;
+}
+
+/* The filter of event i in our instance: 0, or -1 if the kernel refused it */
 static int write_filter(const struct pcv_model *m, int i)
 {
-	const struct pcv_evspec *s = &pcv_specs[i];
-	char *filter = filter_for(m, s->filter), *both = NULL;
-	int err = 0;
+	char *filter = filter_for(m, pcv_specs[i].filter);
+	int err = filter && tracefs_event_file_write(T.inst, pcv_specs[i].system, event_name(i),
+						     "filter", filter) < 0 ? -1 : 0;
 
-	/* the folio's flag first: a summed event fails on it alone */
-	if (filter && T.streamed[i] && asprintf(&both, "(%s) && (%s)", T.streamed[i], filter) < 0)
-		both = NULL;
-	if (filter)
-		err = tracefs_event_file_write(T.inst, s->system, s->name, "filter",
-					       T.streamed[i] ? both : filter) < 0 ||
-		      (T.streamed[i] && !both);
 	free(filter);
-	free(both);
 	return err;
 }
 
@@ -198,8 +193,18 @@ void pcv_trace_refilter(const struct pcv_model *m)
 			write_filter(m, i);
 }
 
+/* The spec of a kind's events: every kind has one */
+static int spec_of(enum pcv_kind kind)
+{
+	int i = 0;
+
+	while (i < PCV_NSPECS - 1 && pcv_specs[i].kind != kind)
+		i++;
+	return i;
+}
+
 /*
- * The formats of pcviz's events only: tracefs_local_events() would also
+ * The formats of pcviz's events and their twins only: tracefs_local_events() would also
  * parse every other event of the systems and /proc/kallsyms, which takes
  * seconds on a slow guest, during which the events would be missed.
  */
@@ -214,13 +219,14 @@ static struct tep_handle *load_formats(void)
 	tep_set_page_size(tep, getpagesize());
 	tep_set_file_bigendian(tep, endian);
 	tep_set_local_bigendian(tep, endian);
-	for (int i = 0; i < PCV_NSPECS; i++) {
-		int size;
-		char *format = tracefs_event_file_read(NULL, pcv_specs[i].system, pcv_specs[i].name,
-						       "format", &size);
+	for (size_t i = 0; i < PCV_NSPECS + NSUMMED; i++) {
+		int spec = i < PCV_NSPECS ? (int)i : spec_of(summed[i - PCV_NSPECS].kind), size;
+		const char *name = i < PCV_NSPECS ? pcv_specs[i].name : summed[i - PCV_NSPECS].twin;
+		char *format = tracefs_event_file_read(NULL, pcv_specs[spec].system, name, "format",
+						       &size);
 
 		if (format)
-			tep_parse_event(tep, format, (unsigned long)size, pcv_specs[i].system);
+			tep_parse_event(tep, format, (unsigned long)size, pcv_specs[spec].system);
 		free(format);
 	}
 	return tep;
@@ -229,10 +235,7 @@ static struct tep_handle *load_formats(void)
 /* Can the kernel's events of this kind be decoded? */
 static bool has_kind(enum pcv_kind kind)
 {
-	for (int i = 0; i < PCV_NSPECS; i++)
-		if (pcv_specs[i].kind == kind)
-			return T.dec.ev[i].id >= 0;
-	return false;
+	return T.dec.ev[spec_of(kind)].id >= 0;
 }
 
 static int fail(char *why, size_t len, const char *fmt, const char *arg)
@@ -244,20 +247,24 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 
 /*
  * Whether to sum: every per-folio kind asked for, the call events to count
- * them from, and a kernel that tells the folios apart and counts them.
- * Sets T.streamed and the call's fields if so.
+ * them from, and a kernel that tells the folios apart, counts them and
+ * has the twins that leave them out.  Sets T.name, the decoder's ids and
+ * the call's fields if so.
  */
 static bool summing(unsigned kinds)
 {
-	struct tep_event *add = tep_find_event_by_name(T.tep, "filemap",
-						       "mm_filemap_add_to_page_cache");
 	struct tep_event *call = tep_find_event_by_name(T.tep, "filemap", "dropbehind_call");
+	struct pcv_decoder twins = T.dec;
 
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
 		if ((SUMMING_KINDS & 1u << k) && !has_kind((enum pcv_kind)k))
 			return false;
-	if ((kinds & SUMMING_KINDS) != SUMMING_KINDS || !add || !call || !tep_find_field(add, "dropbehind"))
+	if ((kinds & SUMMING_KINDS) != SUMMING_KINDS || !call)
 		return false;
+	for (size_t k = 0; k < NSUMMED; k++)
+		if ((kinds & 1u << summed[k].kind) &&
+		    !pcv_decoder_use(&twins, T.tep, spec_of(summed[k].kind), summed[k].twin))
+			return false;
 	T.created = tep_find_field(call, "created");
 	T.created_pages = tep_find_field(call, "created_pages");
 	T.dropped_pages = tep_find_field(call, "dropped_pages");
@@ -265,10 +272,10 @@ static bool summing(unsigned kinds)
 		T.created = NULL;
 		return false;
 	}
-	for (int i = 0; i < PCV_NSPECS; i++)
-		for (size_t k = 0; k < NSUMMED; k++)
-			if (summed[k].kind == pcv_specs[i].kind)
-				T.streamed[i] = summed[k].streamed;
+	T.dec = twins;
+	for (size_t k = 0; k < NSUMMED; k++)
+		if (kinds & 1u << summed[k].kind)
+			T.name[spec_of(summed[k].kind)] = summed[k].twin;
 	return true;
 }
 
@@ -347,20 +354,27 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 
 		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
 			continue;
-		if (!write_filter(m, i) && !tracefs_event_enable(T.inst, s->system, s->name))
+		if (!write_filter(m, i) && !tracefs_event_enable(T.inst, s->system, event_name(i)))
 			on |= 1u << s->kind;
+	}
+	if (sums && (on & SUMMING_KINDS) != SUMMING_KINDS) {
+		/* what would count the summed events is off: the events themselves, whole */
+		sums = false;
+		T.created = NULL;
+		for (int i = 0; i < PCV_NSPECS; i++) {
+			if (!T.name[i])
+				continue;
+			tracefs_event_disable(T.inst, pcv_specs[i].system, T.name[i]);
+			T.name[i] = NULL;
+			on &= ~(1u << pcv_specs[i].kind);
+			if (!write_filter(m, i) &&
+			    !tracefs_event_enable(T.inst, pcv_specs[i].system, pcv_specs[i].name))
+				on |= 1u << pcv_specs[i].kind;
+		}
+		pcv_decoder_init(&T.dec, T.tep);
 	}
 	if (!on)
 		return fail(why, len, "%s", "could not enable any event");
-	if (sums && (on & SUMMING_KINDS) != SUMMING_KINDS) {
-		/* what would count the summed events is off: stream them whole */
-		sums = false;
-		T.created = NULL;
-		memset(T.streamed, 0, sizeof(T.streamed));
-		for (int i = 0; i < PCV_NSPECS; i++)
-			if (on & 1u << pcv_specs[i].kind)
-				write_filter(m, i);
-	}
 	T.ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	T.cpu = calloc((size_t)T.ncpu, sizeof(*T.cpu));
 	T.page = malloc((size_t)getpagesize() * 4);
@@ -552,7 +566,7 @@ void pcv_trace_stop(void)
 	if (T.kpagecgroup >= 0)
 		close(T.kpagecgroup);
 	T.kpagecgroup = -1;
-	memset(T.streamed, 0, sizeof(T.streamed));
+	memset(T.name, 0, sizeof(T.name));
 	T.created = T.created_pages = T.dropped_pages = NULL;
 	if (T.kbuf)
 		kbuffer_free(T.kbuf);

@@ -109,6 +109,48 @@ static void test_records(void)
 	tep_free(tep);
 }
 
+/*
+ * A twin of the add event (the series' uncounted_ events): its records
+ * decode as adds once the decoder uses it, the add's own no longer; a
+ * twin whose field lies elsewhere is refused.
+ */
+static void test_twin(void)
+{
+	static const char twin[] = "name: uncounted_mm_filemap_add_to_page_cache\nID: 510\n"
+				   "format:\n" COMMON ADD_FIELDS PRINT;
+	struct tep_handle *tep = tep_with(NULL, NULL);
+	struct pcv_decoder d;
+	unsigned char data[40] = { 0 };
+	uint16_t type = 510;
+	struct tep_record rec = { .data = data, .size = sizeof(data) };
+	struct pcv_event ev;
+	char moved[sizeof(twin) + 16];
+	const char *at = strstr(twin, "index;\toffset:24");
+
+	tep_parse_event(tep, twin, strlen(twin), "filemap");
+	pcv_decoder_init(&d, tep);
+	memcpy(data, &type, 2);
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a twin's record is not decoded before the twin is used");
+	tap_ok(pcv_decoder_use(&d, tep, 0, "uncounted_mm_filemap_add_to_page_cache") &&
+	       pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD,
+	       "once used, the twin's records decode as adds");
+	type = 500;
+	memcpy(data, &type, 2);
+	tap_ok(!pcv_decode(&d, &rec, &ev), "and the add's own records no longer do");
+	tap_ok(!pcv_decoder_use(&d, tep, 0, "no_such_event") && d.ev[0].id == 510,
+	       "an event that does not exist is refused, the decoder left as it was");
+	tep_free(tep);
+
+	tep = tep_with(NULL, NULL);
+	snprintf(moved, sizeof(moved), "%.*sindex;\toffset:40%s", (int)(at - twin), twin,
+		 at + strlen("index;\toffset:24"));
+	tep_parse_event(tep, moved, strlen(moved), "filemap");
+	pcv_decoder_init(&d, tep);
+	tap_ok(!pcv_decoder_use(&d, tep, 0, "uncounted_mm_filemap_add_to_page_cache") &&
+	       d.ev[0].id == 500, "a twin with a field elsewhere is refused");
+	tep_free(tep);
+}
+
 /* The workingset events as the series describes them (offsets as x86_64 lays them out) */
 static const char evict_format[] = "name: mm_workingset_eviction\nID: 600\nformat:\n" COMMON
 	"\tfield:dev_t s_dev;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -255,6 +297,7 @@ int main(void)
 	tep_set_loglevel(TEP_LOG_NONE);
 	test_formats();
 	test_records();
+	test_twin();
 	test_workingset();
 	test_waker();
 	return tap_done(0);

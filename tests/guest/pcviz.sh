@@ -8,6 +8,9 @@
 # events left enabled; no events, and why, for a user who is not root.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+LAB=pcviz-test
+# shellcheck source=../../labs/guest-lib.sh
+. /usr/share/pclab/labs/guest-lib.sh
 
 T=/sys/kernel/tracing
 out=/tmp/pcviz-test
@@ -16,18 +19,6 @@ mkdir -p "$out"
 col() {
 	awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ v = $(c[name]) } END { print v }' "$2"
-}
-cold() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
-# ready FILE: waits until pcviz has printed its CSV header (its events are on)
-ready() {
-	n=0
-	while [ ! -s "$1" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
 }
 instances() {
 	n=0
@@ -66,7 +57,7 @@ f=/mnt/ext4/pcviz-test
 cold
 pcviz --batch -i 0.25 "$f" >"$out/events.csv" 2>"$out/events.err" &
 pid=$!
-ready "$out/events.csv"
+written "$out/events.csv"
 pclab-rw -U "$f" >/dev/null
 cat "$f" >/dev/null
 sleep 0.3
@@ -103,7 +94,8 @@ vm() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 # stream NAME [PCVIZ-OPTIONS...]: the stream beside pcviz; sets marked and
-# dropped, the kernel's counts of drop-behind marks and read drops, in pages
+# dropped, the kernel's counts of drop-behind marks and read drops, in pages;
+# the events pcviz enabled go to NAME.events
 stream() {
 	name=$1
 	shift
@@ -111,7 +103,8 @@ stream() {
 	m0=$(vm dropbehind_marked) d0=$(vm dropbehind_read)
 	pcviz --batch -i 0.5 "$@" "$g" >"$out/$name.csv" 2>/dev/null &
 	pid=$!
-	ready "$out/$name.csv"
+	written "$out/$name.csv"
+	sort "$T/instances/pcviz-$pid/set_event" >"$out/$name.events"
 	iolab -m uncached -b 1M "$g" >"$out/$name.iolab"
 	sleep 0.6
 	kill -TERM "$pid"
@@ -133,7 +126,23 @@ if [ -d "$T/events/filemap/dropbehind_mark" ]; then
 	is "$marks" 32768 "uncached stream: all 32768 marks seen"
 fi
 is "$(col lost "$out/stream.csv")" 0 "uncached stream: no events lost at the default buffer size"
-if grep -q created_pages "$T/events/filemap/dropbehind_call/format" 2>/dev/null; then
+# the per-folio events and their twins that leave out what the calls count
+per_folio="filemap:mm_filemap_add_to_page_cache filemap:mm_filemap_delete_from_page_cache filemap:dropbehind_mark filemap:dropbehind_end pagemap:mm_lru_insertion"
+# enabled FILE: which of those pcviz enabled, O for the event, T for its twin, - for neither
+enabled() {
+	for e in $per_folio; do
+		if grep -qx "$e" "$1"; then
+			printf O
+		elif grep -qx "${e%%:*}:uncounted_${e#*:}" "$1"; then
+			printf T
+		else
+			printf -- -
+		fi
+	done
+}
+if [ -d "$T/events/filemap/uncounted_dropbehind_mark" ]; then
+	is "$(enabled "$out/stream.events")" TTTTT \
+		"every event kind on: pcviz enables the five per-folio events' uncounted twins, not the events"
 	all="$(col ev_add "$out/stream.csv") $(col ev_delete "$out/stream.csv") $marks $(col ev_db_end "$out/stream.csv")"
 	is "$(summed "$out/stream.csv")" yes \
 		"every event kind on: the stream's folios are counted from the reads' calls"
@@ -142,6 +151,7 @@ if grep -q created_pages "$T/events/filemap/dropbehind_call/format" 2>/dev/null;
 	stream streamed -e add,delete,db_mark,db_end
 	is "$(summed "$out/streamed.csv")" no \
 		"without the call events the same events are streamed one by one"
+	is "$(enabled "$out/streamed.events")" OOOO- "... from the events themselves, not their twins"
 	is "$(col ev_add "$out/streamed.csv") $(col ev_delete "$out/streamed.csv") $(col ev_db_mark "$out/streamed.csv") $(col ev_db_end "$out/streamed.csv")" \
 		"$all" "... and count the same ($all)"
 	is "$(col lost "$out/streamed.csv")" 0 "... none lost"
@@ -154,7 +164,7 @@ rm -f "$g"
 cold
 pcviz --batch -e db_call,reclaim -i 0.25 "$f" >"$out/light.csv" 2>/dev/null &
 pid=$!
-ready "$out/light.csv"
+written "$out/light.csv"
 pclab-rw -U "$f" >/dev/null
 sleep 0.3
 kill -TERM "$pid"
@@ -309,7 +319,7 @@ iolab -m direct -w -b 1M -s 8M -j "$c" >/dev/null
 cold
 pcviz --json -i 0.2 "$c" >"$out/charges.json" 2>"$out/charges.err" &
 viz=$!
-ready "$out/charges.json"
+written "$out/charges.json"
 dev=$(awk '$2 == "/mnt/ext4" { sub("/dev/", "", $1); print $1 }' /proc/mounts)
 ra=/sys/block/$dev/queue/read_ahead_kb
 ra_kib=$(cat "$ra")
@@ -349,7 +359,7 @@ for e in filemap/dropbehind_mark filemap/dropbehind_end writeback/writeback_dirt
 done
 pcviz --json -i 0.2 "$a" "$b" >"$out/writes.json" 2>"$out/writes.err" &
 viz=$!
-ready "$out/writes.json"
+written "$out/writes.json"
 pclab-rw -w -U -b 64K -s 256K "$a" >/dev/null
 dd if=/dev/zero of="$b" bs=64K count=4 conv=notrunc 2>/dev/null
 sync
