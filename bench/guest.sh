@@ -27,12 +27,15 @@ run() {
 }
 
 # beside_pcviz MODE ROUND [PCVIZ-OPTIONS...]: the uncached stream of $big
-# with pcviz sampling it in batch mode four times a second
+# with pcviz sampling it in batch mode four times a second, from its first
+# sample on: its start (the formats read, the events enabled) is not part
+# of the cost of running beside the stream
 beside_pcviz() {
 	mode=$1 r=$2
 	shift 2
 	pcviz --batch --interval 0.25 "$@" "$big" >"$out/$fs/pcviz-$mode-$r.csv" 2>&1 &
 	viz=$!
+	written "$out/$fs/pcviz-$mode-$r.csv"
 	run "$fs" pcviz "$mode" "$r" -m uncached -b 1M "$big"
 	kill "$viz"
 	wait "$viz" || true
