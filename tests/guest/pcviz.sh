@@ -396,5 +396,43 @@ is "$(tail -n 1 "$out/writes.json" | jq -c '[.ev_add, .ev_delete]')" "[$((a_mark
 	"the adds of a and b, and a's deletes after writeback, counted"
 rm -f "$a" "$b"
 
+# The write timeline when writeback ends in interrupt context, where a
+# folio cannot leave the page cache (test kernels: the series' switch,
+# docs/tracepoints.md): an uncached overwrite of c, then sync.  Every page
+# kept (irq), as the trace says.
+irq_switch=/sys/kernel/debug/dropbehind_races/irq_writeback
+if [ -e "$irq_switch" ]; then
+	c=/mnt/ext4/pcviz-write-c
+	iolab -m direct -w -b 256K -s 256K -j "$c" >/dev/null
+	c_ino=$(printf '%x' "$(stat -c %i "$c")")
+	mkdir "$tw"
+	echo 1 >"$tw/events/filemap/dropbehind_end/enable"
+	pcviz --json -i 0.2 "$c" >"$out/irq.json" 2>"$out/irq.err" &
+	viz=$!
+	written "$out/irq.json"
+	echo 1 >"$irq_switch"
+	pclab-rw -w -U -b 64K -s 256K "$c" >/dev/null
+	sync
+	echo 0 >"$irq_switch"
+	c_irq=$(sed -n "s/.*dropbehind_end: .* ino $c_ino index [0-9]* pages \([0-9]*\) after irq-writeback: irq\$/\1/p" \
+		"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+	# sized by pages: until pcviz has seen them all kept, 10 s at most
+	n=0
+	while [ "$(tail -n 1 "$out/irq.json" | jq '.per_file[0].wr_to_kept')" != "$c_irq" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -TERM "$viz"
+	wait "$viz" 2>/dev/null
+	rmdir "$tw"
+	is "$c_irq" 64 "writeback ended in interrupt context: the trace has c's 64 pages kept (irq)"
+	is "$(tail -n 1 "$out/irq.json" | jq -c '[.per_file[0] | .wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept, .wr_kept] + [.db_end_pages_irq]')" \
+		"[64,64,0,64,64,64]" \
+		"write timeline live, IRQ-completed writeback: 64 pages went dirty, clean and kept, none dropped, all kept (irq)"
+	rm -f "$c"
+else
+	skip "the write timeline of writeback ended in interrupt context" "not a test kernel (no $irq_switch)"
+fi
+
 rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test
 done_testing

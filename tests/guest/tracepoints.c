@@ -11,6 +11,8 @@
 #define FILE_SIZE (8 * MiB)
 #define FILE_PAGES (FILE_SIZE / PAGE)
 #define INSTANCE "/sys/kernel/tracing/instances/pclab-tracepoints-test"
+/* test kernels: ext4 ends marked folios' writeback in interrupt context */
+#define IRQ_WRITEBACK "/sys/kernel/debug/dropbehind_races/irq_writeback"
 
 enum { EV_MARK, EV_SERVE, EV_CLAIM, EV_END, EV_CALL, EV_ADD, EV_DELETE,
        EV_TWIN_ADD, EV_TWIN_DELETE, EV_TWIN_MARK, EV_TWIN_END, NR_EVENTS };
@@ -215,6 +217,8 @@ FIXTURE_SETUP(fs)
 FIXTURE_TEARDOWN(fs)
 {
 	pc_fixture_done(self->fd, self->path);
+	if (!access(IRQ_WRITEBACK, F_OK))
+		pc_write_file(IRQ_WRITEBACK, "0");
 	if (!self->traced)
 		return;
 	for (size_t i = 0; i < NR_EVENTS; i++) {
@@ -330,6 +334,35 @@ TEST_F(fs, write)
 	EXPECT_EQ(t.events[EV_DELETE], t.events[EV_TWIN_DELETE])
 		TH_LOG("... an uncounted delete each");
 	EXPECT_EQ(0, t.events[EV_TWIN_ADD]) TH_LOG("... but no uncounted add: they are marked");
+}
+
+/*
+ * Writeback that ends in interrupt context, where a folio cannot leave the
+ * page cache: test kernels have ext4 end it there on request (the series'
+ * irq_writeback switch).  Every folio is kept (irq), still marked; the
+ * fsync that waited for their writeback then drops them all.
+ */
+TEST_F(fs, irq_write)
+{
+	struct tally t;
+
+	if (strcmp(variant->mnt, "/mnt/ext4"))
+		SKIP(return, "the switch is ext4's");
+	if (access(IRQ_WRITEBACK, F_OK))
+		SKIP(return, "not a test kernel (CONFIG_DEBUG_DROPBEHIND_RACES)");
+	trace_start(file_ino(self->path));
+	pc_write_file(IRQ_WRITEBACK, "1");
+	rw_all(self->fd, true, RWF_UNCACHED);
+	fsync(self->fd);
+	pc_write_file(IRQ_WRITEBACK, "0");
+	t = trace_stop();
+	EXPECT_EQ(0, t.lost) TH_LOG("no events lost");
+	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("uncached overwrite: all pages marked");
+	EXPECT_EQ(FILE_PAGES, t.irq_ends)
+		TH_LOG("... every folio's writeback ended in interrupt context (%ld)", t.irq_ends);
+	EXPECT_EQ(0, t.dropped_wb) TH_LOG("... none dropped there");
+	EXPECT_EQ(FILE_PAGES, t.dropped_fsync) TH_LOG("... fsync dropped them all");
+	EXPECT_EQ(0, t.kept) TH_LOG("... none kept for good");
 }
 
 /* Reading into a mapping of the same range: every folio claimed, kept. */
