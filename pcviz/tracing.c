@@ -64,7 +64,7 @@ static struct {
 	int kpagecgroup;	/* /proc/kpagecgroup, -1 when it cannot be read */
 	/* the event enabled for each spec, a twin of summed[] (NULL: the spec's own) */
 	const char *name[PCV_NSPECS];
-	/* dropbehind_call's counts of what the filters keep out (NULL: not summing) */
+	/* dropbehind_call's counts of what the twins leave out (NULL: not summing) */
 	struct tep_format_field *created, *created_pages, *dropped_pages;
 	/* pid -> comm for the evictions: /proc read once per task, not per event */
 	struct {
@@ -204,9 +204,10 @@ static int spec_of(enum pcv_kind kind)
 }
 
 /*
- * The formats of pcviz's events and their twins only: tracefs_local_events() would also
- * parse every other event of the systems and /proc/kallsyms, which takes
- * seconds on a slow guest, during which the events would be missed.
+ * The formats of pcviz's events and their twins only:
+ * tracefs_local_events() would also parse every other event of the
+ * systems and /proc/kallsyms, which takes seconds on a slow guest, during
+ * which the events would be missed.
  */
 static struct tep_handle *load_formats(void)
 {
@@ -289,7 +290,7 @@ static bool number(struct tep_format_field *f, const struct tep_record *rec,
 }
 
 /*
- * Counts what the filters keep out of the ring buffer, from the events
+ * Counts what the twins leave out of the ring buffer, from the events
  * that stand for it: an uncached read's call (the folios it brought in,
  * their adds and marks; the folios it dropped, their ends and deletes),
  * an uncached write's mark (its folio's add).
