@@ -399,7 +399,8 @@ rm -f "$a" "$b"
 # The write timeline when writeback ends in interrupt context, where a
 # folio cannot leave the page cache (test kernels: the series' switch,
 # docs/tracepoints.md): an uncached overwrite of c, then sync.  Every page
-# kept (irq), as the trace says.
+# kept (irq), as the trace says; then c's fsync (read-only: no end of the
+# file kept for a writer) drops them.
 irq_switch=/sys/kernel/debug/dropbehind_races/irq_writeback
 if [ -e "$irq_switch" ]; then
 	c=/mnt/ext4/pcviz-write-c
@@ -416,19 +417,30 @@ if [ -e "$irq_switch" ]; then
 	echo 0 >"$irq_switch"
 	c_irq=$(sed -n "s/.*dropbehind_end: .* ino $c_ino index [0-9]* pages \([0-9]*\) after irq-writeback: irq\$/\1/p" \
 		"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
-	# sized by pages: until pcviz has seen them all kept, 10 s at most
-	n=0
-	while [ "$(tail -n 1 "$out/irq.json" | jq '.per_file[0].wr_to_kept')" != "$c_irq" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
+	# sized by pages: until pcviz has seen them all kept (then dropped), 10 s at most
+	until_viz() {
+		n=0
+		while [ "$(tail -n 1 "$out/irq.json" | jq ".per_file[0].$1")" != "$2" ] && [ $n -lt 100 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		tail -n 1 "$out/irq.json" | jq -c "[.per_file[0] | $3] + [.db_end_pages_irq]"
+	}
+	timeline='.wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept, .wr_kept, .wr_dropped'
+	kept=$(until_viz wr_to_kept "$c_irq" "$timeline")
+	sync "$c"
+	c_fsync=$(sed -n "s/.*dropbehind_end: .* ino $c_ino index [0-9]* pages \([0-9]*\) after fsync: dropped\$/\1/p" \
+		"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+	dropped=$(until_viz wr_to_dropped "$c_fsync" "$timeline")
 	kill -TERM "$viz"
 	wait "$viz" 2>/dev/null
 	rmdir "$tw"
-	is "$c_irq" 64 "writeback ended in interrupt context: the trace has c's 64 pages kept (irq)"
-	is "$(tail -n 1 "$out/irq.json" | jq -c '[.per_file[0] | .wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept, .wr_kept] + [.db_end_pages_irq]')" \
-		"[64,64,0,64,64,64]" \
-		"write timeline live, IRQ-completed writeback: 64 pages went dirty, clean and kept, none dropped, all kept (irq)"
+	is "$c_irq,$c_fsync" 64,64 \
+		"writeback ended in interrupt context: the trace has c's 64 pages kept (irq), then dropped after fsync"
+	is "$kept" "[64,64,0,64,64,0,64]" \
+		"write timeline live, IRQ-completed writeback: 64 pages went dirty, clean and kept (irq), none dropped"
+	is "$dropped" "[64,128,64,64,0,64,64]" \
+		"... after fsync: the 64 kept pages clean again, then dropped"
 	rm -f "$c"
 else
 	skip "the write timeline of writeback ended in interrupt context" "not a test kernel (no $irq_switch)"
