@@ -426,8 +426,9 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 /* Feeds one event: counts, attribution, the ring, reconstruction. */
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
 /*
- * Counts n events like ev of a watched file that the kernel summed (a hist
- * trigger) instead of handing them over one by one; ev->nr_pages is their
+ * Counts n events like ev of a watched file that were not handed over one
+ * by one but counted from the events that stand for them (an uncached
+ * read's call, an uncached write's mark); ev->nr_pages is their
  * pages together.  Only the counts move: an uncached read's folios,
  * brought in and dropped, leave the pages as they found them, an uncached
  * write's folio has its state from its own mark event, and the event log

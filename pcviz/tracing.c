@@ -183,6 +183,13 @@ static int write_filter(const struct pcv_model *m, int i)
 	return err;
 }
 
+/* Filters and enables event i (its twin, if summing) in our instance: false if refused */
+static bool enable(const struct pcv_model *m, int i)
+{
+	return !write_filter(m, i) &&
+	       !tracefs_event_enable(T.inst, pcv_specs[i].system, event_name(i));
+}
+
 void pcv_trace_refilter(const struct pcv_model *m)
 {
 	if (!T.inst)
@@ -247,37 +254,36 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 }
 
 /*
- * Whether to sum: every per-folio kind asked for, the call events to count
- * them from, and a kernel that tells the folios apart, counts them and
- * has the twins that leave them out.  Sets T.name, the decoder's ids and
- * the call's fields if so.
+ * Sums, if every per-folio kind is asked for, with the call events to
+ * count them from, and the kernel tells the folios apart, counts them and
+ * has the twins that leave them out: sets T.name, the decoder's ids and
+ * the call's fields (T.created set: summing).
  */
-static bool summing(unsigned kinds)
+static void sum_if_possible(unsigned kinds)
 {
 	struct tep_event *call = tep_find_event_by_name(T.tep, "filemap", "dropbehind_call");
 	struct pcv_decoder twins = T.dec;
 
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
 		if ((SUMMING_KINDS & 1u << k) && !has_kind((enum pcv_kind)k))
-			return false;
+			return;
 	if ((kinds & SUMMING_KINDS) != SUMMING_KINDS || !call)
-		return false;
+		return;
 	for (size_t k = 0; k < NSUMMED; k++)
 		if ((kinds & 1u << summed[k].kind) &&
 		    !pcv_decoder_use(&twins, T.tep, spec_of(summed[k].kind), summed[k].twin))
-			return false;
+			return;
 	T.created = tep_find_field(call, "created");
 	T.created_pages = tep_find_field(call, "created_pages");
 	T.dropped_pages = tep_find_field(call, "dropped_pages");
 	if (!T.created || !T.created_pages || !T.dropped_pages) {
 		T.created = NULL;
-		return false;
+		return;
 	}
 	T.dec = twins;
 	for (size_t k = 0; k < NSUMMED; k++)
 		if (kinds & 1u << summed[k].kind)
 			T.name[spec_of(summed[k].kind)] = summed[k].twin;
-	return true;
 }
 
 /* Field f of a live record, into *v; false if the record is too short */
@@ -330,7 +336,6 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	const char *dir;
 	char name[32];
 	unsigned on = 0;
-	bool sums;
 
 	m->events_on = false;
 	if (geteuid() != 0)
@@ -349,18 +354,12 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	if (!T.inst)
 		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
-	sums = summing(kinds);
-	for (int i = 0; i < PCV_NSPECS; i++) {
-		const struct pcv_evspec *s = &pcv_specs[i];
-
-		if (T.dec.ev[i].id < 0 || !(kinds & 1u << s->kind))
-			continue;
-		if (!write_filter(m, i) && !tracefs_event_enable(T.inst, s->system, event_name(i)))
-			on |= 1u << s->kind;
-	}
-	if (sums && (on & SUMMING_KINDS) != SUMMING_KINDS) {
+	sum_if_possible(kinds);
+	for (int i = 0; i < PCV_NSPECS; i++)
+		if (T.dec.ev[i].id >= 0 && (kinds & 1u << pcv_specs[i].kind) && enable(m, i))
+			on |= 1u << pcv_specs[i].kind;
+	if (T.created && (on & SUMMING_KINDS) != SUMMING_KINDS) {
 		/* what would count the summed events is off: the events themselves, whole */
-		sums = false;
 		T.created = NULL;
 		for (int i = 0; i < PCV_NSPECS; i++) {
 			if (!T.name[i])
@@ -368,8 +367,7 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 			tracefs_event_disable(T.inst, pcv_specs[i].system, T.name[i]);
 			T.name[i] = NULL;
 			on &= ~(1u << pcv_specs[i].kind);
-			if (!write_filter(m, i) &&
-			    !tracefs_event_enable(T.inst, pcv_specs[i].system, pcv_specs[i].name))
+			if (enable(m, i))
 				on |= 1u << pcv_specs[i].kind;
 		}
 		pcv_decoder_init(&T.dec, T.tep);
@@ -392,7 +390,7 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	m->events_on = true;
 	snprintf(why, len, "live from tracefs %s%s%s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
-		 sums ? "; uncached reads' folios counted from their calls" : "",
+		 T.created ? "; uncached reads' folios counted from their calls" : "",
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "",
 		 !has_kind(PCV_EV_EVICT) ? "; this kernel has no workingset events" : "",
 		 T.dec.problem[0] ? "; not traced: " : "", T.dec.problem);
