@@ -91,7 +91,7 @@ pclab-rw -w -s 128M "$g" >/dev/null
 # vm NAME: a /proc/vmstat counter, every CPU's share folded in
 vm() {
 	echo 1 >/proc/sys/vm/stat_refresh
-	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+	vm_counter "$1"
 }
 # stream NAME [PCVIZ-OPTIONS...]: the stream beside pcviz; sets marked and
 # dropped, the kernel's counts of drop-behind marks and read drops, in pages;
@@ -353,6 +353,12 @@ touch "$b"
 a_ino=$(printf '%x' "$(stat -c %i "$a")")
 b_ino=$(stat -c %i "$b")
 tw=$T/instances/pcviz-write-test
+# trace_pages EVENT INO ENDING: pages of tw's EVENT lines of inode INO (hex)
+# that end in ENDING (a sed pattern)
+trace_pages() {
+	sed -n "s/.*$1: .* ino $2 index [0-9]* pages \([0-9]*\) $3\$/\1/p" "$tw/trace" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
 mkdir "$tw"
 for e in filemap/dropbehind_mark filemap/dropbehind_end writeback/writeback_dirty_folio; do
 	echo 1 >"$tw/events/$e/enable"
@@ -364,7 +370,7 @@ pclab-rw -w -U -b 64K -s 256K "$a" >/dev/null
 dd if=/dev/zero of="$b" bs=64K count=4 conv=notrunc 2>/dev/null
 sync
 n=0
-while [ "$(pclab-rw -S -O cached -n "$a")" != 0 ] && [ $n -lt 100 ]; do
+while [ "$(cached "$a")" != 0 ] && [ $n -lt 100 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
@@ -374,10 +380,8 @@ kill -TERM "$viz"
 wait "$viz" 2>/dev/null
 # from the trace: pages of a marked by the uncached write, of them dropped
 # after writeback; distinct pages of b dirtied
-a_marked=$(sed -n "s/.*dropbehind_mark: .* ino $a_ino index [0-9]* pages \([0-9]*\) write\$/\1/p" "$tw/trace" |
-	awk '{ n += $1 } END { print n + 0 }')
-a_dropped=$(sed -n "s/.*dropbehind_end: .* ino $a_ino index [0-9]* pages \([0-9]*\) after [a-z-]*writeback: dropped\$/\1/p" \
-	"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+a_marked=$(trace_pages dropbehind_mark "$a_ino" write)
+a_dropped=$(trace_pages dropbehind_end "$a_ino" 'after [a-z-]*writeback: dropped')
 b_dirtied=$(sed -n "s/.*writeback_dirty_folio: .* ino=$b_ino index=\([0-9]*\).*/\1/p" "$tw/trace" | sort -u | wc -l)
 rmdir "$tw"
 wfile() { tail -n 1 "$out/writes.json" | jq -c ".per_file[$1] | [$2]"; }
@@ -415,8 +419,7 @@ if [ -e "$irq_switch" ]; then
 	pclab-rw -w -U -b 64K -s 256K "$c" >/dev/null
 	sync
 	echo 0 >"$irq_switch"
-	c_irq=$(sed -n "s/.*dropbehind_end: .* ino $c_ino index [0-9]* pages \([0-9]*\) after irq-writeback: irq\$/\1/p" \
-		"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+	c_irq=$(trace_pages dropbehind_end "$c_ino" 'after irq-writeback: irq')
 	# sized by pages: until pcviz has seen them all kept (then dropped), 10 s at most
 	until_viz() {
 		n=0
@@ -429,8 +432,7 @@ if [ -e "$irq_switch" ]; then
 	timeline='.wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept, .wr_kept, .wr_dropped'
 	kept=$(until_viz wr_to_kept "$c_irq" "$timeline")
 	sync "$c"
-	c_fsync=$(sed -n "s/.*dropbehind_end: .* ino $c_ino index [0-9]* pages \([0-9]*\) after fsync: dropped\$/\1/p" \
-		"$tw/trace" | awk '{ n += $1 } END { print n + 0 }')
+	c_fsync=$(trace_pages dropbehind_end "$c_ino" 'after fsync: dropped')
 	dropped=$(until_viz wr_to_dropped "$c_fsync" "$timeline")
 	kill -TERM "$viz"
 	wait "$viz" 2>/dev/null
