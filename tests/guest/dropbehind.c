@@ -17,11 +17,14 @@
 #include <liburing.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/klog.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 
-#define WINDOW_DIR "/sys/kernel/debug/dropbehind_races/"
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
 
 static void sleep_ms(long ms)
 {
@@ -59,19 +62,6 @@ static bool write_file(const char *file, const char *value)
 	done = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
 	close(fd);
 	return done;
-}
-
-static long long read_number(const char *file)
-{
-	char buf[64] = "";
-	int fd = open(file, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? atoll(buf) : -1;
 }
 
 /* Field n (1-based) of the block device's stat file: 1 reads, 3 sectors read, 5 writes */
@@ -340,6 +330,9 @@ TEST_F_TIMEOUT(fs, rewrite_during_writeback_is_written, 200)
 	quiet_flusher(&saved);
 	pc_fill(buf, 0, sizeof(buf), 4);
 	ASSERT_EQ(4096, pc_rw2(true, self->fd, buf, sizeof(buf), 0, RWF_UNCACHED));
+	/* the flusher starts the writeback, which the throttled disk keeps in flight */
+	for (int i = 0; i < 600 && !pc_cachestat(self->fd, 0, 0).nr_writeback; i++)
+		sleep_ms(100);
 	cs = pc_cachestat(self->fd, 0, 0);
 	EXPECT_EQ(1, cs.nr_writeback) TH_LOG("the first write's writeback is not in flight");
 	pc_fill(buf, 0, sizeof(buf), 5);
@@ -564,144 +557,154 @@ TEST_F_TIMEOUT(fs, small_appends_do_not_read_back, 120)
 }
 
 /*
- * The debug kernel's race windows (CONFIG_DEBUG_DROPBEHIND_RACES): arm a
- * window, and the next task that reaches that point of the drop-behind
- * path waits there until released, so that a test can run the competing
- * operation exactly inside it.
+ * The test kernel's fault injection in the drop-behind path
+ * (CONFIG_FAIL_DROPBEHIND): /sys/kernel/debug/fail_dropbehind_NAME with the
+ * kernel's usual fault-injection attributes.  Armed for this task only
+ * (task-filter and /proc/self/make-it-fail), or, for completions that run in
+ * kernel workers, for the next times hits.
  */
-static bool window_arm(const char *name)
+#define FAIL_DIR "/sys/kernel/debug/fail_dropbehind_"
+
+static bool fail_point(const char *name)
 {
-	return write_file(WINDOW_DIR "window", name);
+	char file[128];
+
+	snprintf(file, sizeof(file), FAIL_DIR "%s/probability", name);
+	return !access(file, W_OK);
 }
 
-/* Wait until race_waiting reads held (1: a task waits in the window); false after limit s */
-static bool window_wait(int held, double limit)
+static bool fail_attr(const char *name, const char *attr, const char *value)
 {
-	double end = pclab_now() + limit;
+	char file[128];
 
-	while (read_number(WINDOW_DIR "waiting") != held)
-		if (pclab_now() > end)
-			return false;
-		else
-			sleep_ms(10);
-	return true;
+	snprintf(file, sizeof(file), FAIL_DIR "%s/%s", name, attr);
+	return write_file(file, value);
 }
 
-static bool window_release(void)
+/* Fail at point name every time, times times (-1: until disarmed), task filtered or not */
+static bool fail_arm(const char *name, const char *times, bool this_task)
 {
-	return write_file(WINDOW_DIR "release", "1");
+	if (this_task && !write_file("/proc/self/make-it-fail", "1"))
+		return false;
+	return fail_attr(name, "task-filter", this_task ? "Y" : "N") &&
+	       fail_attr(name, "interval", "1") && fail_attr(name, "verbose", "0") &&
+	       fail_attr(name, "times", times) && fail_attr(name, "probability", "100");
+}
+
+static void fail_disarm(const char *name)
+{
+	fail_attr(name, "probability", "0");
+	fail_attr(name, "times", "1");
+	write_file("/proc/self/make-it-fail", "0");
 }
 
 /*
- * Finding 8: an ordinary reader that claims a marked folio while the
- * uncached reader that created it is deciding to drop it.  Exactly one of
- * them must win: the folio is counted claimed or dropped, never both, and
- * a claimed folio stays cached.
+ * Finding 8: an ordinary user that claims a marked folio after the drop has
+ * checked it, just before the drop takes the mark.  Exactly one of them must
+ * win: the folio is counted claimed or dropped, never both, and a claimed
+ * folio stays cached.  The fault point makes the claim happen there, for
+ * every folio of an uncached read.
  */
-TEST_F_TIMEOUT(fs, claim_and_drop_count_once, 120)
+TEST_F_TIMEOUT(fs, claim_in_drop_window_wins, 120)
 {
 	long long marked, dropped, claimed;
-	unsigned char buf[4096];
-	pid_t reader;
-	int status;
+	size_t len = 256 * KiB;
+	unsigned char *buf;
 
-	if (access(WINDOW_DIR "window", W_OK))
-		SKIP(return, "a kernel without CONFIG_DEBUG_DROPBEHIND_RACES");
-	close(self->fd);
-	pc_make_cold_file(self->path, sizeof(buf), 10);
-	self->fd = open(self->path, O_RDONLY);
-	ASSERT_LE(0, self->fd);
+	if (!fail_point("claim"))
+		SKIP(return, "a kernel without CONFIG_FAIL_DROPBEHIND");
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 10);
 	marked = pclab_vmstat("dropbehind_marked");
 	dropped = pclab_vmstat("dropbehind_read");
 	claimed = pclab_vmstat("dropbehind_kept_claimed");
-	ASSERT_TRUE(window_arm("claim"));
-	reader = fork();
-	ASSERT_LE(0, reader);
-	if (!reader)
-		_exit(pc_rw2(false, self->fd, buf, sizeof(buf), 0, RWF_UNCACHED) ==
-		      sizeof(buf) ? 0 : 1);
-	EXPECT_TRUE(window_wait(1, 60)) TH_LOG("the uncached reader never reached the window");
-	/* the ordinary reader claims the folio inside the window */
-	EXPECT_EQ((ssize_t)sizeof(buf), pread(self->fd, buf, sizeof(buf), 0));
-	EXPECT_TRUE(window_release());
-	ASSERT_EQ(reader, waitpid(reader, &status, 0));
-	EXPECT_EQ(0, status);
+	ASSERT_TRUE(fail_arm("claim", "-1", true));
+	EXPECT_EQ((ssize_t)len, pc_rw2(false, self->fd, buf, len, 0, RWF_UNCACHED));
+	fail_disarm("claim");
+	EXPECT_GT(0, pc_check(buf, 0, len, 10)) TH_LOG("the read's data");
 	marked = pclab_vmstat("dropbehind_marked") - marked;
 	dropped = pclab_vmstat("dropbehind_read") - dropped;
 	claimed = pclab_vmstat("dropbehind_kept_claimed") - claimed;
-	TH_LOG("marked %lld, dropped %lld, claimed %lld", marked, dropped, claimed);
-	EXPECT_EQ(1, marked);
-	EXPECT_EQ(marked, dropped + claimed) TH_LOG("one folio counted twice");
-	EXPECT_EQ(1, pc_cached_pages(self->fd)) TH_LOG("the claimed folio was dropped");
+	TH_LOG("marked %lld, dropped %lld, claimed %lld pages", marked, dropped, claimed);
+	EXPECT_EQ((long long)(len / PAGE), marked);
+	EXPECT_EQ(0, dropped) TH_LOG("a folio claimed in the window was dropped");
+	EXPECT_EQ(marked, claimed) TH_LOG("a claim in the window was not counted");
+	EXPECT_EQ(len / PAGE, pc_cached_pages(self->fd)) TH_LOG("claimed folios stay cached");
+	free(buf);
 }
 
 /*
- * Finding 2: the drop after writeback runs where nothing holds the file.
- * Once the folio has left the page cache, the inode may be evicted and
- * freed at any time; the drop must not touch the mapping after that.  The
- * window holds the dropper right after the removal while this test closes
- * and unlinks the file, and lets it go once the inode is freed, with the
- * freed inode's a_ops poisoned as if the memory had been reused, so that a
- * use of the mapping oopses at once.  xfs frees its inodes later, from a
- * background worker, so only ext4 shows it.
+ * Review 2, T6: the batch drop of an uncached read must look at dirty again
+ * under the page cache's lock: a folio dirtied after its checks (the fault
+ * point dirties it there, as a writer that skipped the folio lock would)
+ * must stay in the page cache with its data, not be removed dirty (which
+ * also has the kernel warn).  The point dirties the folio the iomap way,
+ * which needs no buffer heads: xfs only.
  */
-TEST_F_TIMEOUT(fs, drop_after_writeback_outlives_inode, 120)
+TEST_F_TIMEOUT(fs, batch_drop_keeps_folio_dirtied_after_check, 120)
 {
-	unsigned char buf[4096];
-	long long poisoned;
+	size_t len = 64 * KiB;
+	unsigned char *buf;
+	struct pclab_cachestat cs;
 
-	if (variant->large_folios)
-		SKIP(return, "xfs frees inodes later, from its reclaim worker");
-	if (access(WINDOW_DIR "window", W_OK))
-		SKIP(return, "a kernel without CONFIG_DEBUG_DROPBEHIND_RACES");
-	poisoned = read_number(WINDOW_DIR "poisoned");
-	pc_fill(buf, 0, sizeof(buf), 11);
-	ASSERT_TRUE(window_arm("free"));
-	ASSERT_EQ((ssize_t)sizeof(buf), pc_rw2(true, self->fd, buf, sizeof(buf), 0, RWF_UNCACHED));
-	ASSERT_TRUE(window_wait(1, 60)) TH_LOG("no drop after writeback reached the window");
-	close(self->fd);
-	self->fd = -1;
-	ASSERT_EQ(0, unlink(self->path));
-	ASSERT_TRUE(window_release());
-	/* the dropper goes on once the inode is freed; a use of it oopses */
-	EXPECT_TRUE(window_wait(0, 60)) TH_LOG("the dropper never left the window");
-	EXPECT_EQ(poisoned + 1, read_number(WINDOW_DIR "poisoned"))
-		TH_LOG("the inode was not freed while the dropper was held");
+	if (!variant->large_folios)
+		SKIP(return, "the fault point dirties folios without buffer heads (xfs)");
+	if (!fail_point("dirty"))
+		SKIP(return, "a kernel without CONFIG_FAIL_DROPBEHIND");
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 13);
+	ASSERT_TRUE(fail_arm("dirty", "1", true));
+	EXPECT_EQ((ssize_t)len, pc_rw2(false, self->fd, buf, len, 0, RWF_UNCACHED));
+	fail_disarm("dirty");
+	cs = pc_cachestat(self->fd, 0, len);
+	EXPECT_LE(1, cs.nr_dirty) TH_LOG("the folio dirtied after its check is not in the cache");
+	EXPECT_EQ(cs.nr_dirty, cs.nr_cache) TH_LOG("the clean folios should have been dropped");
+	EXPECT_EQ(0, fsync(self->fd));
+	pc_drop_caches();
+	EXPECT_EQ((ssize_t)len, pread(self->fd, buf, len, 0));
+	EXPECT_GT(0, pc_check(buf, 0, len, 13)) TH_LOG("the data after writeback");
+	free(buf);
 }
 
 /*
- * Finding 1: an fsync must not wait for the drops after writeback of
- * other files, let alone of other filesystems: a slow device, or a drop
- * that waits for a folio lock, would otherwise delay every fsync in the
- * system.  The window holds the task that drops this file's folio after
- * its writeback; meanwhile another file on the other filesystem is
- * written and fsynced, and must be done while the drop is still held.
+ * A marked folio whose writeback ends in interrupt context cannot leave the
+ * page cache there: it is kept, and fsync() drops it.  ext4 and xfs end such
+ * writeback in task context, so the fault point makes the completion act as
+ * if it were in interrupt context, for every folio of one overwrite.
  */
-TEST_F_TIMEOUT(fs, fsync_independent_of_other_drops, 120)
+TEST_F_TIMEOUT(fs, irq_completion_kept_then_fsync_drops, 200)
 {
-	unsigned char buf[4096];
-	char victim[160];
-	int vfd;
+	size_t len = 4 * MiB;
+	unsigned char *buf;
+	long long busy;
+	int i;
 
-	if (access(WINDOW_DIR "window", W_OK))
-		SKIP(return, "a kernel without CONFIG_DEBUG_DROPBEHIND_RACES");
-	if (!pc_mounted(variant->other))
-		SKIP(return, "%s is not mounted", variant->other);
-	snprintf(victim, sizeof(victim), "%s/fsync-victim.%d", variant->other, getpid());
-	vfd = open(victim, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, vfd);
-	pc_fill(buf, 0, sizeof(buf), 12);
-	ASSERT_TRUE(window_arm("free"));
-	ASSERT_EQ((ssize_t)sizeof(buf), pc_rw2(true, self->fd, buf, sizeof(buf), 0, RWF_UNCACHED));
-	ASSERT_TRUE(window_wait(1, 60)) TH_LOG("no drop after writeback reached the window");
-	EXPECT_EQ((ssize_t)sizeof(buf), pwrite(vfd, buf, sizeof(buf), 0));
-	EXPECT_EQ(0, fsync(vfd));
-	EXPECT_EQ(1, read_number(WINDOW_DIR "waiting"))
-		TH_LOG("the fsync returned only once the other file's drop was let go");
-	EXPECT_TRUE(window_release());
-	EXPECT_TRUE(window_wait(0, 60));
-	close(vfd);
-	unlink(victim);
+	if (!fail_point("irq"))
+		SKIP(return, "a kernel without CONFIG_FAIL_DROPBEHIND");
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 14);
+	pc_fill(buf, 0, len, 15);
+	busy = pclab_vmstat("dropbehind_kept_busy");
+	ASSERT_TRUE(fail_arm("irq", "-1", false));
+	ASSERT_EQ((ssize_t)len, pc_rw2(true, self->fd, buf, len, 0, RWF_UNCACHED));
+	/* the flusher writes the range back; its completions keep every folio */
+	for (i = 0; i < 1200 && pc_cachestat(self->fd, 0, len).nr_dirty +
+				pc_cachestat(self->fd, 0, len).nr_writeback; i++)
+		sleep_ms(100);
+	fail_disarm("irq");
+	EXPECT_EQ(len / PAGE, pc_cached_pages(self->fd))
+		TH_LOG("written back in \"interrupt context\": every folio stays");
+	EXPECT_LE((long long)(len / PAGE), pclab_vmstat("dropbehind_kept_busy") - busy)
+		TH_LOG("... counted as put off");
+	EXPECT_EQ(0, fsync(self->fd));
+	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("fsync() drops what the completions kept");
+	pc_drop_caches();
+	EXPECT_EQ((ssize_t)len, pread(self->fd, buf, len, 0));
+	EXPECT_GT(0, pc_check(buf, 0, len, 15)) TH_LOG("the data");
+	free(buf);
 }
 
 /*
@@ -753,6 +756,387 @@ TEST_F_TIMEOUT(fs, fsync_leaves_nothing_under_concurrency, 300)
 		failures += WEXITSTATUS(status);
 	}
 	EXPECT_EQ(0, failures) TH_LOG("fsyncs that returned with written pages cached");
+}
+
+/*
+ * A trace instance of the test's own, for the tests below that count
+ * events or function calls of one operation.
+ */
+#define INSTANCE "/sys/kernel/tracing/instances/pclab-dropbehind-test"
+
+static bool instance_write(const char *file, const char *value)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), INSTANCE "/%s", file);
+	return write_file(p, value);
+}
+
+/* A fresh instance; false without tracefs */
+static bool trace_open(void)
+{
+	rmdir(INSTANCE);
+	return !mkdir(INSTANCE, 0755) || errno == EEXIST;
+}
+
+/* Empty the instance's buffer (an open with O_TRUNC does that) */
+static void trace_clear(void)
+{
+	int fd = open(INSTANCE "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		pc_die("clear trace");
+	close(fd);
+}
+
+/* Lines of the instance's buffer that hold needle; stops tracing first */
+static long trace_count(const char *needle)
+{
+	char line[512];
+	long n = 0;
+	FILE *f;
+
+	instance_write("tracing_on", "0");
+	f = fopen(INSTANCE "/trace", "r");
+	if (!f)
+		pc_die("trace");
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, needle))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static void trace_close(void)
+{
+	instance_write("tracing_on", "0");
+	instance_write("current_tracer", "nop");
+	instance_write("events/enable", "0");
+	rmdir(INSTANCE);
+}
+
+/* How often the kernel log holds needle */
+static int klog_count(const char *needle)
+{
+	int len = klogctl(10, NULL, 0), n = 0;	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *buf = len > 0 ? malloc(len + 1) : NULL;
+
+	if (!buf)
+		return -1;
+	len = klogctl(3, buf, len);		/* SYSLOG_ACTION_READ_ALL */
+	if (len < 0)
+		len = 0;
+	buf[len] = '\0';
+	for (char *at = buf; (at = strstr(at, needle)); at++)
+		n++;
+	free(buf);
+	return n;
+}
+
+/*
+ * Review 2, T1: khugepaged's collapse_file() (MADV_COLLAPSE of a read-only
+ * mapping of an ordinary file, CONFIG_READ_ONLY_THP_FOR_FS) holds the folio
+ * locks of the range when it calls filemap_write_and_wait().  The drop of
+ * uncached writes' folios once sat there, waiting for those very locks: a
+ * marked folio in the range (the folio a short uncached read ended in, kept
+ * for the next call) left the task hung for good.  The collapse must
+ * return.  collapse_file() reaches that call for mappings without large
+ * folios: ext4.
+ */
+TEST_F_TIMEOUT(fs, collapse_with_marked_folio_returns, 120)
+{
+	size_t len = 4 * MiB, map = 2 * MiB;
+	unsigned char buf[1000], *p, *area;
+	int status, rfd, tries;
+	pid_t pid;
+
+	if (variant->large_folios)
+		SKIP(return, "collapse_file() flushes mappings without large folios (ext4)");
+	make_written(self->path, &self->fd, len, 16);
+	/* one uncached append, then a short uncached read that keeps its folio */
+	pc_fill(buf, len, sizeof(buf), 16);
+	ASSERT_EQ((ssize_t)sizeof(buf), pc_rw2(true, self->fd, buf, sizeof(buf), len,
+					       RWF_UNCACHED));
+	ASSERT_EQ(0, fsync(self->fd));
+	close(self->fd);
+	self->fd = -1;
+	rfd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	ASSERT_EQ((ssize_t)sizeof(buf), pc_rw2(false, rfd, buf, sizeof(buf), 0, RWF_UNCACHED));
+	/* a 2 MiB aligned read-only mapping of the first 2 MiB, its pages cached */
+	area = mmap(NULL, 2 * map, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, area);
+	p = (unsigned char *)(((uintptr_t)area + map - 1) & ~(uintptr_t)(map - 1));
+	ASSERT_EQ(p, mmap(p, map, PROT_READ, MAP_SHARED | MAP_FIXED, rfd, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(madvise(p, map, MADV_COLLAPSE) ? (errno == EINVAL ? 2 : 1) : 0);
+	/* a hang guard: the hung collapse never returns, and cannot be killed */
+	for (tries = 0; tries < 600 && !waitpid(pid, &status, WNOHANG); tries++)
+		sleep_ms(100);
+	ASSERT_GT(600, tries) TH_LOG("MADV_COLLAPSE did not return: the collapse hangs");
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 2)
+		SKIP(goto out, "MADV_COLLAPSE of a file mapping is not supported here");
+	TH_LOG("MADV_COLLAPSE returned %s", WEXITSTATUS(status) ? "an error" : "0");
+	EXPECT_GT(0, pc_check(p, 0, map, 16)) TH_LOG("the mapping's data");
+out:
+	munmap(area, 2 * map);
+	close(rfd);
+}
+
+/*
+ * Review 2, T2: a writeback kicked by an uncached write must not keep a
+ * reference to the inode where unmount cannot see it ("VFS: Busy inodes
+ * after unmount", then a use of the freed superblock).  io_uring's inline
+ * attempt (NOWAIT) is the writer that kicked through a worker holding one;
+ * unmount comes at once after close, cycle after cycle.
+ */
+TEST_F_TIMEOUT(fs, uring_write_then_unmount, 300)
+{
+	size_t len = 256 * KiB;
+	unsigned char *buf = malloc(len);
+	int busy = klog_count("Busy inodes");
+
+	ASSERT_NE(NULL, buf);
+	for (int i = 0; i < 30; i++) {
+		make_written(self->path, &self->fd, len, 17);
+		pc_fill(buf, 0, len, 18 + i);
+		ASSERT_TRUE(uring_write(self->fd, buf, len, 0, 64 * 1024));
+		close(self->fd);
+		self->fd = -1;
+		ASSERT_TRUE(pc_remount(variant->mnt)) TH_LOG("cycle %d: unmount and mount", i);
+		self->fd = open(self->path, O_RDWR);
+		ASSERT_LE(0, self->fd);
+		ASSERT_EQ((ssize_t)len, pread(self->fd, buf, len, 0));
+		ASSERT_GT(0, pc_check(buf, 0, len, 18 + i)) TH_LOG("cycle %d: the data", i);
+	}
+	EXPECT_EQ(busy, klog_count("Busy inodes")) TH_LOG("an unmount found busy inodes");
+	free(buf);
+}
+
+/*
+ * Review 2, T3: once a file has seen an uncached write, its fsync()s must
+ * not cost more than before: the fsync drop once walked every cached folio
+ * of the range at every fsync, for good.  Counted on the instruction path,
+ * not timed: the calls fsync makes to filemap_get_folios(), the untagged
+ * page cache walk (writeback and its wait walk by tags), around a 4 KiB
+ * write + fsync of a file with 32 MiB cached, after one uncached append.
+ */
+TEST_F_TIMEOUT(fs, fsync_after_uncached_append_walks_nothing, 120)
+{
+	size_t len = 32 * MiB;
+	unsigned char buf[4096];
+	long calls;
+
+	if (!trace_open() || !instance_write("set_ftrace_filter", "filemap_get_folios"))
+		SKIP(return, "no function tracing of filemap_get_folios in a trace instance");
+	make_written(self->path, &self->fd, len, 19);
+	pc_warm(self->fd, len);
+	pc_fill(buf, len, sizeof(buf), 19);
+	ASSERT_EQ((ssize_t)sizeof(buf), pc_rw2(true, self->fd, buf, sizeof(buf), len,
+					       RWF_UNCACHED));
+	ASSERT_EQ(0, fsync(self->fd));
+	ASSERT_TRUE(instance_write("current_tracer", "function"));
+	trace_clear();
+	instance_write("tracing_on", "1");
+	pc_fill(buf, MiB, sizeof(buf), 20);
+	ASSERT_EQ((ssize_t)sizeof(buf), pwrite(self->fd, buf, sizeof(buf), MiB));
+	ASSERT_EQ(0, fsync(self->fd));
+	calls = trace_count("filemap_get_folios");
+	trace_close();
+	TH_LOG("the fsync called filemap_get_folios() %ld times", calls);
+	EXPECT_EQ(0, calls) TH_LOG("fsync walked the cached folios");
+	EXPECT_EQ(len / PAGE, pc_cachestat(self->fd, 0, len).nr_cache)
+		TH_LOG("the buffered file stays cached");
+}
+
+/*
+ * Review 2, T7: ext4 must not send its uncached writes' completions through
+ * the reserved conversion workqueue, which runs one work item at a time for
+ * the whole filesystem: every appender's conversion would queue behind the
+ * drops.  An overwrite of allocated blocks converts nothing, so nothing of
+ * it should reach that workqueue.
+ */
+TEST_F_TIMEOUT(fs, uncached_overwrite_bypasses_conversion_queue, 120)
+{
+	size_t len = 8 * MiB;
+	unsigned char *buf;
+	long queued;
+
+	if (variant->large_folios)
+		SKIP(return, "ext4's reserved conversion workqueue");
+	if (!trace_open() ||
+	    !instance_write("events/workqueue/workqueue_queue_work/enable", "1"))
+		SKIP(return, "no workqueue events in a trace instance");
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 21);
+	pc_fill(buf, 0, len, 22);
+	trace_clear();
+	instance_write("tracing_on", "1");
+	ASSERT_EQ((ssize_t)len, pc_rw2(true, self->fd, buf, len, 0, RWF_UNCACHED));
+	ASSERT_EQ(0, fsync(self->fd));
+	queued = trace_count("workqueue=ext4-rsv-conversion");
+	trace_close();
+	EXPECT_EQ(0, queued) TH_LOG("uncached overwrite completions queued on ext4-rsv-conversion");
+	EXPECT_EQ(0, pc_cached_pages(self->fd));
+	free(buf);
+}
+
+/*
+ * Review 2, T8: uncached writers ask the flusher for writeback, coalesced,
+ * instead of submitting it each for its own range (or, when they may not
+ * block, each through a work item of its own).  Sixteen writers of 64 KiB
+ * calls: the flusher's runs for them (reason "dontcache") are fewer than
+ * the writes, and the data is written back and dropped.
+ */
+#define KICK_WRITERS 16
+#define KICK_CALLS 32
+
+TEST_F_TIMEOUT(fs, writers_kick_the_flusher, 300)
+{
+	size_t chunk = 64 * KiB;
+	long runs;
+	int status;
+	pid_t pids[KICK_WRITERS];
+
+	if (!trace_open() ||
+	    !instance_write("events/writeback/writeback_start/enable", "1"))
+		SKIP(return, "no writeback events in a trace instance");
+	trace_clear();
+	instance_write("tracing_on", "1");
+	for (int w = 0; w < KICK_WRITERS; w++) {
+		pids[w] = fork();
+		ASSERT_LE(0, pids[w]);
+		if (!pids[w]) {
+			unsigned char *buf = malloc(chunk);
+			char path[160];
+			int fd;
+
+			snprintf(path, sizeof(path), "%s.%d", self->path, w);
+			fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0 || !buf)
+				_exit(1);
+			for (int i = 0; i < KICK_CALLS; i++) {
+				pc_fill(buf, i * chunk, chunk, w);
+				if (pc_rw2(true, fd, buf, chunk, i * chunk, RWF_UNCACHED) !=
+				    (ssize_t)chunk)
+					_exit(1);
+			}
+			_exit(fsync(fd) || pc_cached_pages(fd) ? 1 : 0);
+		}
+	}
+	for (int w = 0; w < KICK_WRITERS; w++) {
+		ASSERT_EQ(pids[w], waitpid(pids[w], &status, 0));
+		EXPECT_EQ(0, status) TH_LOG("writer %d: a write failed or pages stayed", w);
+	}
+	runs = trace_count("reason=dontcache");
+	trace_close();
+	for (int w = 0; w < KICK_WRITERS; w++) {
+		char path[160];
+
+		snprintf(path, sizeof(path), "%s.%d", self->path, w);
+		unlink(path);
+	}
+	TH_LOG("%d writes, %ld flusher runs for them", KICK_WRITERS * KICK_CALLS, runs);
+	EXPECT_LT(0, runs) TH_LOG("the flusher never ran for uncached writes");
+	EXPECT_GT(KICK_WRITERS * KICK_CALLS / 2, runs) TH_LOG("the kicks did not coalesce");
+}
+
+/*
+ * Review 2, 0004: a read that stops short (a fault in its buffer) must not
+ * drop marked folios it did not reach: they may be another uncached
+ * reader's.  The other reader's folio is the one its 1000-byte uncached
+ * read ended in, which it keeps for its next call.
+ */
+TEST_F_TIMEOUT(fs, short_read_leaves_other_readers_folios, 120)
+{
+	size_t len = MiB, at = 512 * KiB;
+	unsigned char *dst, rec[1000];
+	unsigned char *res;
+	int other;
+
+	make_written(self->path, &self->fd, len, 23);
+	other = open(self->path, O_RDONLY);
+	ASSERT_LE(0, other);
+	ASSERT_EQ((ssize_t)sizeof(rec), pc_rw2(false, other, rec, sizeof(rec), at, RWF_UNCACHED));
+	ASSERT_EQ(1, pc_cached_pages(self->fd)) TH_LOG("the other reader keeps the folio it ended in");
+	/* this reader's uncached read of the whole range faults on its second page */
+	dst = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, dst);
+	ASSERT_EQ(0, mprotect(dst + PAGE, len - PAGE, PROT_NONE));
+	EXPECT_EQ((ssize_t)PAGE, pc_rw2(false, self->fd, dst, len, 0, RWF_UNCACHED))
+		TH_LOG("the short read copies one page");
+	munmap(dst, len);
+	res = pc_residency(self->fd, len);
+	EXPECT_EQ(1, res[at / PAGE]) TH_LOG("the short read dropped the other reader's folio");
+	EXPECT_EQ(0, res[0]) TH_LOG("... and kept the page it copied");
+	free(res);
+	ASSERT_EQ((ssize_t)sizeof(rec), pc_rw2(false, other, rec, sizeof(rec), at + sizeof(rec),
+					       RWF_UNCACHED));
+	EXPECT_GT(0, pc_check(rec, at + sizeof(rec), sizeof(rec), 23)) TH_LOG("the other reader's data");
+	close(other);
+}
+
+/*
+ * Review 2, 0006: an uncached read tries large folios only as a chance; a
+ * failed costly attempt must not wake kswapd for that order, whose work on
+ * the page cache uncached I/O exists to spare.  Whether an attempt fails
+ * depends on the state of the buddy lists, which a test cannot set; what
+ * it can see is the request itself: the page allocator's event gives the
+ * order and gfp flags of each allocation of this task.  The uncached read
+ * of a cold xfs file must ask for folios above the costly order (else the
+ * test shows nothing), and none of them with __GFP_KSWAPD_RECLAIM, the bit
+ * that has a failed attempt wake kswapd.
+ */
+#define COSTLY_ORDER_FILTER_LEN 128
+
+static long uncached_costly_allocations(struct __test_metadata *_metadata, int fd, size_t len,
+					unsigned char *buf, const char *gfp_test)
+{
+	char filter[COSTLY_ORDER_FILTER_LEN];
+
+	/* order > PAGE_ALLOC_COSTLY_ORDER, this task only */
+	snprintf(filter, sizeof(filter), "order > 3 && common_pid == %d%s", (int)getpid(), gfp_test);
+	if (!instance_write("events/kmem/mm_page_alloc/filter", filter) ||
+	    !instance_write("events/kmem/mm_page_alloc/enable", "1"))
+		return -1;
+	pc_drop_caches();
+	trace_clear();
+	instance_write("tracing_on", "1");
+	for (size_t off = 0; off < len; off += MiB)
+		EXPECT_EQ((ssize_t)MiB, pc_rw2(false, fd, buf, MiB, off, RWF_UNCACHED));
+	return trace_count("mm_page_alloc");
+}
+
+TEST_F_TIMEOUT(fs, large_folio_attempts_leave_kswapd_asleep, 300)
+{
+	size_t len = 64 * MiB;
+	unsigned char *buf;
+	long costly, waking;
+
+	if (!variant->large_folios)
+		SKIP(return, "large folios for uncached reads (xfs)");
+	if (!trace_open())
+		SKIP(return, "no trace instances");
+	buf = malloc(MiB);
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 25);
+	costly = uncached_costly_allocations(_metadata, self->fd, len, buf, "");
+	/* ___GFP_KSWAPD_RECLAIM is bit 11 of gfp_t (include/linux/gfp_types.h) */
+	waking = uncached_costly_allocations(_metadata, self->fd, len, buf, " && gfp_flags & 0x800");
+	trace_close();
+	if (costly < 0)
+		SKIP(goto out, "no kmem events in a trace instance");
+	TH_LOG("allocations above the costly order: %ld, %ld of them able to wake kswapd",
+	       costly, waking);
+	EXPECT_LT(0, costly) TH_LOG("the uncached read asked for no large folio: nothing tested");
+	EXPECT_EQ(0, waking) TH_LOG("a costly attempt of an uncached read can wake kswapd");
+	EXPECT_EQ(0, pc_cached_pages(self->fd));
+out:
+	free(buf);
 }
 
 TEST_HARNESS_MAIN

@@ -11,35 +11,27 @@
 #define FILE_SIZE (8 * MiB)
 #define FILE_PAGES (FILE_SIZE / PAGE)
 #define INSTANCE "/sys/kernel/tracing/instances/pclab-tracepoints-test"
-/* test kernels: ext4 ends marked folios' writeback in interrupt context */
-#define IRQ_WRITEBACK "/sys/kernel/debug/dropbehind_races/irq_writeback"
+/* test kernels: a marked folio's writeback ends as if in interrupt context */
+#define FAIL_IRQ "/sys/kernel/debug/fail_dropbehind_irq/"
 
-enum { EV_MARK, EV_SERVE, EV_CLAIM, EV_END, EV_CALL, EV_ADD, EV_DELETE,
-       EV_TWIN_ADD, EV_TWIN_DELETE, EV_TWIN_MARK, EV_TWIN_END, NR_EVENTS };
+enum { EV_MARK, EV_SERVE, EV_CLAIM, EV_END, EV_CALL, EV_ADD, EV_DELETE, NR_EVENTS };
 static const char *const events[NR_EVENTS] = {
-	[EV_MARK] = "dropbehind_mark", [EV_SERVE] = "dropbehind_serve",
-	[EV_CLAIM] = "dropbehind_claim", [EV_END] = "dropbehind_end",
-	[EV_CALL] = "dropbehind_call",
+	[EV_MARK] = "mm_filemap_dropbehind_mark",
+	[EV_SERVE] = "mm_filemap_dropbehind_serve",
+	[EV_CLAIM] = "mm_filemap_dropbehind_claim",
+	[EV_END] = "mm_filemap_dropbehind_end",
+	[EV_CALL] = "mm_filemap_dropbehind_call",
 	[EV_ADD] = "mm_filemap_add_to_page_cache",
 	[EV_DELETE] = "mm_filemap_delete_from_page_cache",
-	/* the twins that leave out what the drop-behind events count */
-	[EV_TWIN_ADD] = "uncounted_mm_filemap_add_to_page_cache",
-	[EV_TWIN_DELETE] = "uncounted_mm_filemap_delete_from_page_cache",
-	[EV_TWIN_MARK] = "uncounted_dropbehind_mark",
-	[EV_TWIN_END] = "uncounted_dropbehind_end",
 };
 
 /* What one traced operation produced, in pages unless said otherwise */
 struct tally {
 	long events[NR_EVENTS];		/* number of events of each kind */
 	long mark, serve, claim;
-	long dropped_read, dropped_wb, dropped_fsync, irq_ends, kept;
+	long dropped_read, dropped_wb, dropped_fsync, dropped_close, irq_ends, kept, tails;
 	long added, deleted;
-	/* the page cache's events that say drop-behind, and LRU insertions flagged D */
-	long added_db, deleted_db, lru_db;
-	long lru_db_twin;		/* LRU insertions flagged D of the twin */
 	long calls, call_bytes, call_marked, call_served, call_dropped, call_kept;
-	long call_created, call_created_pages, call_dropped_pages;
 	long end_folios_dropped, end_folios_kept, lost;
 };
 
@@ -73,11 +65,6 @@ static void trace_start(unsigned long ino)
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "1");
 	}
-	/* no inode to filter on: the drop-behind flag (D) only; this test alone does uncached I/O */
-	instance_write("events/pagemap/mm_lru_insertion/filter", "flags & 128");
-	instance_write("events/pagemap/mm_lru_insertion/enable", "1");
-	instance_write("events/pagemap/uncounted_mm_lru_insertion/filter", "flags & 128");
-	instance_write("events/pagemap/uncounted_mm_lru_insertion/enable", "1");
 	trace_clear();
 }
 
@@ -111,13 +98,13 @@ static struct tally trace_stop(void)
 			if (strstr(line, tag))
 				t.events[i]++;
 		}
-		if (strstr(line, " dropbehind_mark: "))
+		if (strstr(line, " mm_filemap_dropbehind_mark: "))
 			t.mark += field(line, " pages ");
-		else if (strstr(line, " dropbehind_serve: "))
+		else if (strstr(line, " mm_filemap_dropbehind_serve: "))
 			t.serve += field(line, " pages ");
-		else if (strstr(line, " dropbehind_claim: "))
+		else if (strstr(line, " mm_filemap_dropbehind_claim: "))
 			t.claim += field(line, " pages ");
-		else if (strstr(line, " dropbehind_end: ")) {
+		else if (strstr(line, " mm_filemap_dropbehind_end: ")) {
 			long pages = field(line, " pages ");
 
 			if (strstr(line, "after irq-writeback:"))
@@ -128,37 +115,28 @@ static struct tally trace_stop(void)
 					t.dropped_read += pages;
 				else if (strstr(line, "after fsync:"))
 					t.dropped_fsync += pages;
+				else if (strstr(line, "after close:"))
+					t.dropped_close += pages;
 				else
 					t.dropped_wb += pages;
 			} else if (strstr(line, ": claimed") || strstr(line, ": mapped")) {
 				/* kept for good; other results are put off, decided later */
 				t.end_folios_kept++;
 				t.kept += pages;
+			} else if (strstr(line, ": tail")) {
+				t.tails += pages;
 			}
-		} else if (strstr(line, " dropbehind_call: ")) {
+		} else if (strstr(line, " mm_filemap_dropbehind_call: ")) {
 			t.calls++;
 			t.call_bytes += field(line, " bytes ");
 			t.call_marked += field(line, " marked ");
 			t.call_served += field(line, " served ");
 			t.call_dropped += field(line, " dropped ");
 			t.call_kept += field(line, " kept ");
-			t.call_created += field(line, " created ");
-			if (strstr(line, "pages: ")) {
-				t.call_created_pages += field(strstr(line, "pages: "), " created ");
-				t.call_dropped_pages += field(strstr(line, "pages: "), " dropped ");
-			}
 		} else if (strstr(line, " mm_filemap_add_to_page_cache: ")) {
 			t.added += 1L << field(line, " order=");
-			if (strstr(line, " dropbehind\n"))
-				t.added_db += 1L << field(line, " order=");
 		} else if (strstr(line, " mm_filemap_delete_from_page_cache: ")) {
 			t.deleted += 1L << field(line, " order=");
-			if (strstr(line, " dropbehind\n"))
-				t.deleted_db += 1L << field(line, " order=");
-		} else if (strstr(line, " mm_lru_insertion: ")) {
-			t.lru_db++;
-		} else if (strstr(line, " uncounted_mm_lru_insertion: ")) {
-			t.lru_db_twin++;
 		}
 	}
 	fclose(f);
@@ -202,7 +180,7 @@ FIXTURE_SETUP(fs)
 {
 	pc_test_start(_metadata);
 	self->fd = -1;
-	if (access("/sys/kernel/tracing/events/filemap/dropbehind_end", F_OK))
+	if (access("/sys/kernel/tracing/events/filemap/mm_filemap_dropbehind_end", F_OK))
 		SKIP(return, "kernel has no drop-behind trace events");
 	if (!pc_mounted(variant->mnt))
 		SKIP(return, "%s is not mounted", variant->mnt);
@@ -217,8 +195,8 @@ FIXTURE_SETUP(fs)
 FIXTURE_TEARDOWN(fs)
 {
 	pc_fixture_done(self->fd, self->path);
-	if (!access(IRQ_WRITEBACK, F_OK))
-		pc_write_file(IRQ_WRITEBACK, "0");
+	if (!access(FAIL_IRQ "probability", F_OK))
+		pc_write_file(FAIL_IRQ "probability", "0");
 	if (!self->traced)
 		return;
 	for (size_t i = 0; i < NR_EVENTS; i++) {
@@ -227,8 +205,6 @@ FIXTURE_TEARDOWN(fs)
 		snprintf(p, sizeof(p), "events/filemap/%s/enable", events[i]);
 		instance_write(p, "0");
 	}
-	instance_write("events/pagemap/mm_lru_insertion/enable", "0");
-	instance_write("events/pagemap/uncounted_mm_lru_insertion/enable", "0");
 	EXPECT_EQ(0, rmdir(INSTANCE)) TH_LOG("rmdir " INSTANCE ": %s", strerror(errno));
 }
 
@@ -246,32 +222,17 @@ TEST_F(fs, cold_read)
 	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("... mark events cover the same pages");
 	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("... matching mm_filemap add events");
 	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching mm_filemap delete events");
-	EXPECT_EQ(FILE_PAGES, t.added_db) TH_LOG("... every add event says dropbehind");
-	EXPECT_EQ(FILE_PAGES, t.deleted_db) TH_LOG("... every delete event says dropbehind");
-	/* an insertion drained after its folio's drop shows no D: most, not all */
-	EXPECT_LT(0, t.lru_db) TH_LOG("... LRU insertions flagged D (%ld)", t.lru_db);
-	EXPECT_GE(FILE_PAGES, t.lru_db) TH_LOG("... at most one per page (%ld)", t.lru_db);
-	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per read call");
+	EXPECT_EQ(t.events[EV_MARK], t.events[EV_ADD]) TH_LOG("... a mark event per folio added");
+	EXPECT_EQ(8, t.calls) TH_LOG("... one call event per read call");
 	EXPECT_EQ(FILE_SIZE, t.call_bytes) TH_LOG("... their bytes add up");
 	/* the per-call summaries agree with the per-folio events */
 	EXPECT_EQ(t.events[EV_MARK], t.call_marked) TH_LOG("... calls' marked = mark events");
 	EXPECT_EQ(t.end_folios_dropped, t.call_dropped) TH_LOG("... calls' dropped = folios dropped");
 	EXPECT_EQ(t.end_folios_kept, t.call_kept) TH_LOG("... calls' kept = folios kept");
 	EXPECT_EQ(0, t.call_served) TH_LOG("... nothing served from the cache");
-	/* what a tracer that filters the folios' events out counts them from */
-	EXPECT_EQ(t.events[EV_MARK], t.call_created) TH_LOG("... calls' created = mark events");
-	EXPECT_EQ(t.mark, t.call_created_pages) TH_LOG("... their pages = marked pages");
-	EXPECT_EQ(t.dropped_read, t.call_dropped_pages)
-		TH_LOG("... calls' dropped pages = pages dropped after read");
-	/* which the twins leave out, every one */
-	EXPECT_EQ(0, t.events[EV_TWIN_ADD]) TH_LOG("... no uncounted add event");
-	EXPECT_EQ(0, t.events[EV_TWIN_DELETE]) TH_LOG("... no uncounted delete event");
-	EXPECT_EQ(0, t.events[EV_TWIN_MARK]) TH_LOG("... no uncounted mark event");
-	EXPECT_EQ(0, t.events[EV_TWIN_END]) TH_LOG("... no uncounted end event");
-	EXPECT_EQ(0, t.lru_db_twin) TH_LOG("... no uncounted LRU insertion flagged D");
 }
 
-/* A buffered read's folios stay: the twins fire for each, as the events they copy */
+/* A buffered read's folios stay, and no drop-behind event speaks of them */
 TEST_F(fs, buffered_read)
 {
 	struct tally t;
@@ -281,10 +242,8 @@ TEST_F(fs, buffered_read)
 	t = trace_stop();
 	EXPECT_EQ(0, t.lost) TH_LOG("no events lost");
 	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("cold buffered read: adds cover the file's pages");
-	EXPECT_EQ(t.events[EV_ADD], t.events[EV_TWIN_ADD]) TH_LOG("... an uncounted add each");
-	EXPECT_EQ(0, t.added_db) TH_LOG("... none says dropbehind");
-	EXPECT_EQ(0, t.events[EV_TWIN_MARK] + t.events[EV_TWIN_END])
-		TH_LOG("... no uncounted mark or end event");
+	EXPECT_EQ(0, t.events[EV_MARK] + t.events[EV_END] + t.events[EV_CALL])
+		TH_LOG("... no mark, end or call event");
 }
 
 TEST_F(fs, warm_read)
@@ -300,9 +259,7 @@ TEST_F(fs, warm_read)
 	EXPECT_EQ(0, t.mark) TH_LOG("... and no mark event");
 	EXPECT_EQ(0, t.end_folios_dropped) TH_LOG("... no drop event");
 	EXPECT_EQ(0, t.deleted) TH_LOG("... no delete event");
-	EXPECT_EQ(0, t.added_db) TH_LOG("... no add event says dropbehind");
-	EXPECT_EQ(0, t.lru_db) TH_LOG("... no LRU insertion flagged D");
-	EXPECT_EQ(0, t.call_created) TH_LOG("... the calls created nothing");
+	EXPECT_EQ(0, t.added) TH_LOG("... no add event");
 }
 
 TEST_F(fs, write)
@@ -321,48 +278,75 @@ TEST_F(fs, write)
 	EXPECT_EQ(0, t.irq_ends)
 		TH_LOG("... the filesystem ended their writeback in task context (ends in "
 		       "interrupt context counted)");
+	EXPECT_EQ(FILE_PAGES, t.added) TH_LOG("... matching add events");
 	EXPECT_EQ(FILE_PAGES, t.deleted) TH_LOG("... matching delete events");
-	EXPECT_EQ(FILE_PAGES, t.added_db) TH_LOG("... every add event says dropbehind");
-	/* drops after writeback go through invalidate_complete_folio2(), which cannot tell */
-	EXPECT_EQ(0, t.deleted_db) TH_LOG("... no delete event says dropbehind");
-	EXPECT_EQ(8, t.calls) TH_LOG("... one dropbehind_call per write");
-	EXPECT_EQ(t.events[EV_MARK], t.call_marked) TH_LOG("... marked folios agree");
-	EXPECT_EQ(0, t.call_created) TH_LOG("... writes report no created folios");
-	/* a write's marks and ends are not counted elsewhere: the twins fire for them */
-	EXPECT_EQ(t.events[EV_MARK], t.events[EV_TWIN_MARK]) TH_LOG("... an uncounted mark each");
-	EXPECT_EQ(t.events[EV_END], t.events[EV_TWIN_END]) TH_LOG("... an uncounted end each");
-	EXPECT_EQ(t.events[EV_DELETE], t.events[EV_TWIN_DELETE])
-		TH_LOG("... an uncounted delete each");
-	EXPECT_EQ(0, t.events[EV_TWIN_ADD]) TH_LOG("... but no uncounted add: they are marked");
+	EXPECT_EQ(8, t.calls) TH_LOG("... one call event per write");
+	/*
+	 * a write's call counts the folios of its range still marked when it
+	 * returns: the flusher may have written back and dropped some already
+	 */
+	EXPECT_LT(0, t.call_marked) TH_LOG("... the calls count marked folios");
+	EXPECT_GE(t.events[EV_MARK], t.call_marked) TH_LOG("... no more than were marked");
+	EXPECT_EQ(0, t.call_dropped + t.call_kept) TH_LOG("... writes decide later, not in the call");
 }
 
 /*
  * Writeback that ends in interrupt context, where a folio cannot leave the
- * page cache: test kernels have ext4 end it there on request (the series'
- * irq_writeback switch).  Every folio is kept (irq), still marked; the
- * fsync that waited for their writeback then drops them all.
+ * page cache: the test kernel's fault point (fail_dropbehind_irq) has the
+ * completion act as if it ran there.  Every folio is kept (irq), still
+ * marked; the fsync that follows then drops them all.
  */
 TEST_F(fs, irq_write)
 {
 	struct tally t;
 
-	if (strcmp(variant->mnt, "/mnt/ext4"))
-		SKIP(return, "the switch is ext4's");
-	if (access(IRQ_WRITEBACK, F_OK))
-		SKIP(return, "not a test kernel (CONFIG_DEBUG_DROPBEHIND_RACES)");
+	if (access(FAIL_IRQ "probability", W_OK))
+		SKIP(return, "not a test kernel (CONFIG_FAIL_DROPBEHIND)");
 	trace_start(file_ino(self->path));
-	pc_write_file(IRQ_WRITEBACK, "1");
+	pc_write_file(FAIL_IRQ "task-filter", "N");
+	pc_write_file(FAIL_IRQ "interval", "1");
+	pc_write_file(FAIL_IRQ "times", "-1");
+	pc_write_file(FAIL_IRQ "probability", "100");
 	rw_all(self->fd, true, RWF_UNCACHED);
+	/* the flusher's writeback first, all of it ending "in interrupt context" */
+	for (int i = 0; i < 1200 && (pc_cachestat(self->fd, 0, 0).nr_dirty ||
+				     pc_cachestat(self->fd, 0, 0).nr_writeback); i++)
+		usleep(100 * 1000);
+	pc_write_file(FAIL_IRQ "probability", "0");
 	fsync(self->fd);
-	pc_write_file(IRQ_WRITEBACK, "0");
 	t = trace_stop();
 	EXPECT_EQ(0, t.lost) TH_LOG("no events lost");
 	EXPECT_EQ(FILE_PAGES, t.mark) TH_LOG("uncached overwrite: all pages marked");
-	EXPECT_EQ(FILE_PAGES, t.irq_ends)
+	EXPECT_EQ(t.events[EV_MARK], t.irq_ends)
 		TH_LOG("... every folio's writeback ended in interrupt context (%ld)", t.irq_ends);
 	EXPECT_EQ(0, t.dropped_wb) TH_LOG("... none dropped there");
 	EXPECT_EQ(FILE_PAGES, t.dropped_fsync) TH_LOG("... fsync dropped them all");
 	EXPECT_EQ(0, t.kept) TH_LOG("... none kept for good");
+	EXPECT_EQ(0, pc_cached_pages(self->fd));
+}
+
+/*
+ * Small appends keep the folio at the end of the file while it is open for
+ * writing (a tail, fsync too keeps it); the last writer's close() drops it.
+ */
+TEST_F(fs, close_drops_write_tail)
+{
+	unsigned char buf[1000];
+	struct tally t;
+
+	trace_start(file_ino(self->path));
+	pc_fill(buf, FILE_SIZE, sizeof(buf), 1);
+	EXPECT_EQ(sizeof(buf), pc_rw2(true, self->fd, buf, sizeof(buf), FILE_SIZE, RWF_UNCACHED));
+	fsync(self->fd);
+	close(self->fd);
+	self->fd = -1;
+	t = trace_stop();
+	EXPECT_EQ(1, t.mark) TH_LOG("the append's page, marked");
+	/* at its writeback's end, and again in fsync() if fsync met it */
+	EXPECT_LE(1, t.tails) TH_LOG("... kept as the end of the file while open");
+	EXPECT_EQ(1, t.dropped_close) TH_LOG("... dropped by the last writer's close");
+	self->fd = pc_open(self->path, O_RDONLY);
+	EXPECT_EQ(0, pc_cached_pages(self->fd));
 }
 
 /* Reading into a mapping of the same range: every folio claimed, kept. */

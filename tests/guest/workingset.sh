@@ -62,13 +62,21 @@ cat "$hot" >/dev/null
 # Two trace instances cannot stop at one instant: kswapd, still reclaiming
 # after the last read, once evicted a page between the two.  Deleting the
 # stream frees most of memory first, which ends reclaim; tracing stops
-# once reclaim has stolen nothing for 0.2 s.
+# once reclaim has stolen nothing for 0.2 s.  Reclaim must be over before
+# the stream is deleted, too: pages kswapd frees from a file being
+# deleted leave no shadow and so no eviction event, yet count in
+# pgsteal_file (a busy host, where kswapd lagged behind the reads, once
+# had 2.2% of them).
+reclaim_settles() {
+	stolen=-1
+	while [ "$stolen" != "$(vm pgsteal_file)" ]; do
+		stolen=$(vm pgsteal_file)
+		sleep 0.2
+	done
+}
+reclaim_settles
 rm "$stream"
-stolen=-1
-while [ "$stolen" != "$(vm pgsteal_file)" ]; do
-	stolen=$(vm pgsteal_file)
-	sleep 0.2
-done
+reclaim_settles
 echo 0 >"$t/tracing_on"
 sleep 0.6
 kill -TERM "$viz"

@@ -26,6 +26,7 @@
 #include "pclab/cachestat.h"
 #include "pclab/clock.h"
 #include "pclab/sysstat.h"
+#include "pclab/uncached.h"
 
 #include "kselftest_harness.h"
 
@@ -39,10 +40,6 @@
  */
 #undef TEST_TIMEOUT_DEFAULT
 #define TEST_TIMEOUT_DEFAULT 300
-
-#ifndef RWF_UNCACHED
-#error "RWF_UNCACHED missing: compile against the patched headers (build/headers)"
-#endif
 
 #define KiB 1024ul
 #define MiB (1024ul * 1024ul)
