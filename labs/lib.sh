@@ -15,26 +15,48 @@
 #                           build/exercises/LAB/bin/LAB), on the guest's
 #                           PATH and labs/exercises/LAB/check.sh beside it
 #                           in /extra, which it runs
-#   lab_finished NAME       stop unless the guest recorded fact NAME (its
-#                           last)
-#   fact NAME [KEY]         the fact NAME the guest recorded in
-#                           $out/results.jsonl (its field KEY, a path such
-#                           as lat_us.p99), "-" if none
+#   lab_finished NAME       say so unless the guest recorded fact NAME (its
+#                           last): the run is then not reported, and fails,
+#                           but still graded (its missing facts are MISSING)
+#   lab_grade               the last step of every grader: the lab's own
+#                           derive (if it defines one: the facts the host
+#                           derives from the run's files, host_fact each,
+#                           into $out/host.jsonl), its report (if it
+#                           defines one: tables and plots; after a boot
+#                           only, never when grading again), then the
+#                           evaluator (labs/grading/grading.jq) grades the
+#                           table checks.jq beside the grader: the check
+#                           lines, $out/checks.jsonl, the score; then the
+#                           predictions kept with the run scored against
+#                           what it measured ($out/predictions.jsonl),
+#                           apart; status 1 if a check failed or the run
+#                           did not finish (a prediction's miss is no
+#                           failure)
+#   host_fact NAME JSON     in derive: record a fact of the host's
+#   numbers KEY VALUE...    a JSON object of KEY: VALUE, each VALUE a number
+#                           if it is one (what awk or grep printed), else null
+#   fact NAME [KEY]         the fact NAME of the run (results.jsonl, then
+#                           host.jsonl) or its field KEY (a path such as
+#                           lat_us.p99), "-" if none: for reports
+#   facts_eval [OPTION...] PROGRAM
+#                           PROGRAM, jq with grading.jq's helpers, over
+#                           the run's facts ("-" if a fact it reads is
+#                           missing or invalid); values reach it as data,
+#                           names as --arg
 #   facts DIR REGEX KEY     "NAME VALUE" of field KEY (the value itself if
 #                           KEY is "") of every fact of DIR/results.jsonl
 #                           whose name matches REGEX
-#   jget STEP KEY           fact STEP KEY (an iolab summary's field)
-#   fact_num NAME KEY       fact NAME KEY as a number for check: -1 if it
-#                           is missing, 1 for true, 0 for false
-#   trace_fact NAME TRACE   after the boot, on the host: the event counts of
-#                           TRACE (a trace.dat) as pcviz's replay decodes
-#                           them, recorded as fact NAME (GRADE=1: already
-#                           there); keys as in pcviz's batch output
+#   trace_fact NAME TRACE   in derive: the event counts of TRACE (a
+#                           trace.dat) as pcviz's replay decodes them, a
+#                           host fact NAME; keys as in pcviz's batch output
 #                           (docs/pcviz.md: ev_KIND, pages_KIND, db_end_...)
-#   jstreams STEP KEY sum|max   KEY over the streams' facts STEP.N, added
-#                           up or the largest
-#   growth STEP             the page cache's peak growth in STEP, MiB
-#   percent_kept A B        B as a percentage of A (0 when A is 0)
+#   guest_file FILE         FILE is a regular file (not a link, FIFO or
+#                           directory), else says so: before reading a
+#                           file the guest wrote
+#   replace_file FILE       standard input becomes FILE, a new file renamed
+#                           over what was there: every file the host writes
+#                           into a run directory, whose links and FIFOs are
+#                           the guest's, is written this way
 #   ratio A B               A / B to two places ("-" if either is missing)
 #   lab_table STEP...       the results table of iolab steps
 #   lab_plot PNG TITLE YLABEL COLUMN STEP...
@@ -50,11 +72,6 @@
 #   before_cliff FILE       mean MB/s of a log before reclaim starts
 #   csv_mean FILE COLUMN FROM TO
 #                           mean of COLUMN over [FROM, TO) of the run
-#   check NAME VALUE-TEXT CONDITION [HINT]      print one self-check line,
-#                                               record it in $out/checks.jsonl
-#   measured KEY VALUE      what the run measured for prediction KEY
-#   lab_score               the predictions beside the measured values, the
-#                           score; status 1 if a check failed
 #
 # LAB_RUN names the command that runs it, for messages (default: make LAB).
 # LAB_HANDOUT names the handout's directory under labs/, whose
@@ -64,6 +81,9 @@
 # LAB_SECONDS (timed runs, default 10), LAB_FS (ext4 or xfs); QUICK=1 makes
 # them small for `make check` (2x RAM, 3 s).  LAB_RESULTS moves the results directory.
 # LIVE=1 runs pcviz on the terminal while the lab runs (labs/live.sh).
+# A lab with prediction slots (labs/LAB_HANDOUT/predictions.txt) boots only
+# once the student's form has a number in each slot of the run
+# (predictions_gate, below); PREDICT=skip boots without them (make check).
 
 : "${LAB:?set LAB before sourcing lib.sh}"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -80,10 +100,13 @@ LAB_FS=${LAB_FS:-ext4}
 case "$LAB_DATA_MIB" in '' | *[!0-9]*) echo "$LAB: LAB_DATA_MIB must be a number of MiB" >&2; exit 2 ;; esac
 case "$LAB_SECONDS" in '' | *[!0-9]*) echo "$LAB: LAB_SECONDS must be a whole number" >&2; exit 2 ;; esac
 case "$LAB_FS" in ext4 | xfs) ;; *) echo "$LAB: LAB_FS must be ext4 or xfs" >&2; exit 2 ;; esac
-lab_checks=0
-lab_failed=0
+lab_unfinished=0
+# the graders' scratch files
+lab_tmp=$(mktemp -d)
+trap 'rm -rf -- "$lab_tmp"' EXIT
 results=$out/results.jsonl
-checks=$out/checks.jsonl
+host_facts=$out/host.jsonl
+grader_dir=$(cd "$(dirname "$0")" && pwd)
 
 lab_vm() {
 	local extra_opt=()
@@ -92,18 +115,15 @@ lab_vm() {
 		shift 2
 	fi
 	if [ "${GRADE:-0}" = 1 ]; then
-		[ -r "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (${LAB_RUN:-make $LAB} runs it)" >&2; exit 1; }
+		[ -e "$results" ] || { echo "$LAB: nothing to grade: $results does not exist (${LAB_RUN:-make $LAB} runs it)" >&2; exit 1; }
 		echo "$LAB: grading the last run ($out), no boot"
-		# the sizes the run had, not this shell's
-		if [ "$(fact run)" != - ]; then
-			mem_mib=$(fact run mem_mib) LAB_DATA_MIB=$(fact run data_mib)
-			LAB_SECONDS=$(fact run seconds) LAB_FS=$(fact run fs)
-		fi
 		return
 	fi
-	predictions_template
+	predictions_gate
+	# the predictions as they are now go with the run (predictions_keep)
+	! guest_file "$predictions" 2>/dev/null || cp -- "$predictions" "$predictions_kept"
 	# every run is kept: the last in $out, the earlier ones in $LAB.runs/
-	if [ -r "$results" ]; then
+	if [ -e "$results" ]; then
 		local kept
 		kept=$results_root/$LAB.runs/$(date -r "$results" +%Y%m%d-%H%M%S)
 		while [ -e "$kept" ]; do kept=$kept+; done
@@ -136,11 +156,14 @@ lab_vm() {
 	run_fact
 }
 
-# run_fact: the run's sizes as a fact of the host's, for grading it again
+# run_fact: the run's sizes, a fact of the host's, for grading it again:
+# the first line of host.jsonl, which lab_grade keeps
 run_fact() {
 	jq -cn --argjson mem "$mem_mib" --argjson data "$LAB_DATA_MIB" --argjson secs "$LAB_SECONDS" \
 		--arg fs "$LAB_FS" \
-		'{name: "run", value: {mem_mib: $mem, data_mib: $data, seconds: $secs, fs: $fs}}' >>"$results"
+		'{name: "run", value: {mem_mib: $mem, data_mib: $data, seconds: $secs, fs: $fs}}' |
+		replace_file "$host_facts"
+	predictions_keep
 }
 
 exercise_vm() {
@@ -151,9 +174,8 @@ exercise_vm() {
 	fi
 	[ -x "$bin" ] || { echo "$LAB: $bin is missing: ${LAB_RUN:-make grade-$LAB} builds it" >&2; exit 1; }
 	# what the guest gets: the program on its PATH, the check beside it
-	exercise_extra=$(mktemp -d)
-	trap 'rm -rf "$exercise_extra"' EXIT
-	mkdir "$exercise_extra/bin"
+	exercise_extra=$lab_tmp/extra
+	mkdir -p "$exercise_extra/bin"
 	cp "$bin" "$exercise_extra/bin/$LAB"
 	cp "$top/labs/exercises/$LAB/check.sh" "$exercise_extra/check.sh"
 	echo "$LAB: grading $bin"
@@ -161,60 +183,79 @@ exercise_vm() {
 }
 
 lab_finished() {
-	[ "$(fact "$1")" != - ] || { echo "$LAB: the guest did not finish; see $out/console.log" >&2; exit 1; }
+	[ "$(fact "$1")" = - ] || return 0
+	echo "$LAB: the guest did not finish; see $out/console.log" >&2
+	lab_unfinished=1
 }
 
-# The last record of a name wins, so a step the guest ran again counts once.
+guest_file() {
+	[ -f "$1" ] && [ ! -L "$1" ] && return 0
+	[ ! -e "$1" ] && [ ! -L "$1" ] && return 1
+	echo "$LAB: $1 is not a regular file: not read" >&2
+	return 1
+}
+
+# readable FILE: FILE if the guest left a regular file there, else
+# /dev/null: what jq reads in its place
+readable() {
+	if guest_file "$1"; then echo "$1"; else echo /dev/null; fi
+}
+
+replace_file() {
+	local tmp
+	tmp=$(mktemp -- "$1.XXXXXX")
+	cat >"$tmp"
+	chmod 644 -- "$tmp"
+	# -T: a directory in its place is refused, not written into
+	mv -fT -- "$tmp" "$1" || { rm -f -- "$tmp"; echo "$LAB: could not write $1" >&2; return 1; }
+}
+
+facts_eval() {
+	local program=${*: -1}
+	jq -rn -L "$top/labs/grading" --rawfile guest "$(readable "$results")" \
+		--rawfile host "$(readable "$host_facts")" "${@:1:$#-1}" \
+		"include \"grading\"; facts([\$guest, \$host]) | try ($program) catch \"-\""
+}
+
 fact() {
-	[ -r "$results" ] || { echo -; return; }
-	jq -rs --arg name "$1" --arg key "${2:-}" '
-		map(select(.name == $name)) | last | .value |
-		if $key == "" then . else getpath($key | split("."))? end |
-		if . == null then "-" elif type == "object" or type == "array" then tojson else . end' "$results"
+	# shellcheck disable=SC2016 # jq's variables
+	facts_eval --arg name "$1" --arg key "${2:-}" \
+		'fact($name; $key) | if type == "object" or type == "array" then tojson else . end'
 }
 
 facts() {
-	[ -r "$1/results.jsonl" ] || return 0
-	jq -r --arg re "$2" --arg key "$3" \
-		'select(.name | test($re)) |
+	guest_file "$1/results.jsonl" || return 0
+	jq -rR --arg re "$2" --arg key "$3" \
+		'fromjson? | select(type == "object" and (.name | type) == "string") | select(.name | test($re)) |
 		"\(.name) \((if $key == "" then .value else .value | getpath($key | split("."))? end) // "-")"' \
 		"$1/results.jsonl"
 }
 
-jget() {
-	fact "$1" "$2"
+host_fact() {
+	jq -cn --arg name "$1" --argjson value "$2" '{name: $name, value: $value}' >>"$derived"
 }
 
-fact_num() {
-	local v
-	v=$(fact "$1" "$2")
-	case "$v" in - | null) echo -1 ;; true) echo 1 ;; false) echo 0 ;; *) echo "$v" ;; esac
+numbers() {
+	local args=()
+	while [ $# -gt 0 ]; do
+		args+=(--arg "$1" "$2")
+		shift 2
+	done
+	jq -cn '$ARGS.named | to_entries | map(.value = (.value | tonumber? // null)) | from_entries' "${args[@]}"
 }
 
 # Traces are decoded by one decoder, pcviz's, never by parsing report text.
 trace_fact() {
-	local pcviz=$top/build/host/pcviz summary
-	[ "${GRADE:-0}" != 1 ] || return 0
+	local pcviz=$top/build/host/pcviz summary errors
 	[ -x "$pcviz" ] || { echo "$LAB: $pcviz is missing: make pcviz builds it" >&2; exit 1; }
-	summary=$("$pcviz" --replay "$2" --json -i 3600 2>"$out/$1.pcviz-errors" | tail -n 1) || true
-	[ -n "$summary" ] || { echo "$LAB: pcviz could not replay $2: $(head -n 2 "$out/$1.pcviz-errors")" >&2; exit 1; }
-	rm -f "$out/$1.pcviz-errors"
-	jq -c --arg name "$1" '{name: $name, value: del(.per_file)}' <<<"$summary" >>"$results"
-}
-
-jstreams() {
-	jq -rs --arg re "^${1//./\\.}\\.[0-9]+$" --arg key "$2" --arg op "$3" '
-		map(select(.name | test($re)) | .value | getpath($key | split("."))) |
-		if length == 0 then "-" elif $op == "max" then max
-		else add | (. * 1000 | round) / 1000 end' "$results"	# no float noise in a sum
-}
-
-growth() {
-	echo $((($(jget "$1" cache_kib.peak) - $(jget "$1" cache_kib.start)) / 1024))
-}
-
-percent_kept() {
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a ? 100 * b / a : 0 }'
+	guest_file "$2" || return 0
+	errors=$lab_tmp/pcviz.err
+	summary=$("$pcviz" --replay "$2" --json -i 3600 2>"$errors" | tail -n 1) || true
+	if [ -z "$summary" ]; then
+		echo "$LAB: pcviz could not replay $2: $(head -n 2 "$errors")" >&2
+		return 0
+	fi
+	host_fact "$1" "$(jq -c 'del(.per_file)' <<<"$summary")"
 }
 
 ratio() {
@@ -222,15 +263,13 @@ ratio() {
 }
 
 lab_table() {
-	local s
 	printf '  %-18s %9s %8s %10s %8s %11s %13s\n' step MB/s IOPS "p99 us" kswapd% \
 		"cache +MiB" "reclaimed MiB"
-	for s in "$@"; do
-		printf '  %-18s %9s %8s %10s %8s %11d %13d\n' "$s" "$(jget "$s" mb_s)" \
-			"$(jget "$s" iops)" "$(jget "$s" lat_us.p99)" "$(jget "$s" kswapd_cpu_pct)" \
-			"$(growth "$s")" \
-			$(($(jget "$s" pages_reclaimed) / 256))
-	done
+	# shellcheck disable=SC2016 # jq's variables
+	facts_eval --arg steps "$*" '($steps | split(" ")[]) as $s |
+		[$s, cell(num($s; "mb_s")), cell(num($s; "iops")), cell(num($s; "lat_us.p99")),
+			cell(num($s; "kswapd_cpu_pct")), cell(growth($s)), cell(num($s; "pages_reclaimed") / 256 | trunc)]
+		| @tsv' | awk -F '\t' '{ printf "  %-18s %9s %8s %10s %8s %11s %13s\n", $1, $2, $3, $4, $5, $6, $7 }'
 }
 
 # plot_lines COLUMN STEP...: gnuplot's plot list, one line per step
@@ -244,13 +283,16 @@ plot_lines() {
 	echo "$plots"
 }
 
-# gnuplot_png PNG: run gnuplot on the script in stdin, report the picture
+# gnuplot_png PNG: run gnuplot on the script in stdin, which writes the
+# picture to $png_out, renamed to PNG when it is drawn
 gnuplot_png() {
-	if gnuplot 2>"$out/gnuplot.err"; then
+	local errors=$lab_tmp/gnuplot.err
+	if gnuplot 2>"$errors" && [ -s "$png_out" ] && mv -fT -- "$png_out" "$out/$1"; then
 		echo "$LAB: plot: $out/$1"
 	else
-		echo "$LAB: gnuplot could not draw $1: $(head -n 3 "$out/gnuplot.err")" >&2
+		echo "$LAB: gnuplot could not draw $1: $(head -n 3 "$errors")" >&2
 	fi
+	rm -f -- "$png_out"
 }
 
 lab_plot() {
@@ -258,9 +300,10 @@ lab_plot() {
 	shift 4
 	# a quote would end gnuplot's string
 	title=${title//\'/}
+	png_out=$(mktemp -- "$out/$png.XXXXXX")
 	gnuplot_png "$png" <<-GP
 	set terminal pngcairo size 800,450 noenhanced
-	set output '$out/$png'
+	set output '$png_out'
 	set title '$title'
 	set datafile separator ','
 	set key autotitle columnhead
@@ -275,9 +318,10 @@ cliff_plot() {
 	local png=$1 title=$2
 	shift 2
 	title=${title//\'/}
+	png_out=$(mktemp -- "$out/$png.XXXXXX")
 	gnuplot_png "$png" <<-GP
 	set terminal pngcairo size 800,1200 noenhanced
-	set output '$out/$png'
+	set output '$png_out'
 	set datafile separator ','
 	set grid
 	set multiplot layout 5,1 title '$title'
@@ -298,10 +342,15 @@ cliff_plot() {
 	GP
 }
 
-# sum_csv FILE-PREFIX: the streams' per-second logs as one (FILE-PREFIX.sum.csv):
-# MB/s added up row by row (the streams start together), the system-wide
-# columns from the first stream
+# sum_csv FILE-PREFIX: the streams' per-second logs FILE-PREFIX.N.csv as
+# one (FILE-PREFIX.sum.csv): MB/s added up row by row (the streams start
+# together), the system-wide columns from the first stream
 sum_csv() {
+	local logs=() f
+	for f in "$1".[0-9]*.csv; do
+		! guest_file "$f" || logs+=("$f")
+	done
+	[ ${#logs[@]} -gt 0 ] || return 0
 	awk -F, 'FNR == 1 { if (NR == 1) print; next }
 		{
 			if (!(FNR in row)) { row[FNR] = $0; if (FNR > n) n = FNR }
@@ -314,12 +363,13 @@ sum_csv() {
 				for (i = 3; i <= m; i++) line = line "," f[i]
 				print line
 			}
-		}' "$1".*.csv >"$1.sum.csv"
+		}' "${logs[@]}" | replace_file "$1.sum.csv"
 }
 # before_cliff FILE: mean MB/s of a summed log over the seconds before
 # reclaim starts (kswapd CPU or an allocation stall), "-" if it never ran
 # before reclaim
 before_cliff() {
+	guest_file "$1" || { echo -; return; }
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 == 0 { next }
 		$c["kswapd_pct"] > 0 || $c["allocstall_s"] > 0 { exit }
@@ -330,6 +380,7 @@ before_cliff() {
 # per-second log whose time lies in [FROM, TO) of the run, as fractions of
 # its length (0 0.5: the first half), "-" if there are none
 csv_mean() {
+	guest_file "$1" || { echo -; return; }
 	awk -F, -v col="$2" -v from="$3" -v to="$4" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 > 0 { t[++n] = $1; v[n] = $c[col] }
@@ -340,68 +391,190 @@ csv_mean() {
 		}' "$1"
 }
 
-# Predictions: labs/LAB/predictions.txt has a line KEY|QUESTION|UNIT per
-# question; the student answers in results/predictions/LAB.md, lines
-# "KEY: answer", before the run; the run script says what it measured for
-# KEY with "measured KEY VALUE", and lab_score prints both side by side.
+# Predictions, before the run.  labs/LAB/predictions.txt has a slot
+# KEY|Q|QUESTION|UNIT per number the handout's questions ask for; the
+# student answers in results/predictions/LAB.md, a line "KEY: NUMBER" a
+# slot and their reasoning under each question's "why:".  Unless
+# PREDICT=skip, a boot waits until every slot of this run has a number
+# (predictions_gate); the form as it was then is kept with the run
+# ($out/predictions.md), and grading (again) scores that copy, never a
+# form written after the run: the evaluator sets each number beside what
+# the lab's table measured for KEY (m(KEY; VALUE; BAND)) and says whether
+# it lies in BAND.
 handout=${LAB_HANDOUT:-$LAB}
 questions=$top/labs/$handout/predictions.txt
 predictions=$results_root/predictions/$handout.md
-declare -A measured_value=()
+predictions_kept=$lab_tmp/predictions.md
+
+# predictions_jq PROGRAM [OPTION...]: jq with grading.jq's helpers, the
+# slots as $questions and the student's form as $form ("" if none)
+predictions_jq() {
+	local program=$1 form=/dev/null
+	shift
+	! guest_file "$predictions" 2>/dev/null || form=$predictions
+	jq -rn -L "$top/labs/grading" --rawfile questions "$questions" --rawfile form "$form" "$@" \
+		"include \"grading\"; $program"
+}
+
+# predict_section: the title of the handout's section of predictions
+predict_section() {
+	sed -n 's/^## \(Before you .*predict\)$/\1/p' "$top/labs/$handout/README.md" | head -n 1
+}
 
 predictions_template() {
-	[ -r "$questions" ] && [ ! -e "$predictions" ] || return 0
+	[ ! -e "$predictions" ] || return 0
 	mkdir -p "$(dirname "$predictions")"
-	{
-		echo "# $handout: your predictions, before you run it (labs/$handout/README.md)."
-		echo "# Write each answer after the colon; ${LAB_RUN:-make $LAB} prints them beside"
-		echo "# what it measured.  Lines starting with # are ignored."
-		local key question unit
-		while IFS='|' read -r key question unit; do
-			case "$key" in '#'* | '') continue ;; esac
-			printf '\n# %s (%s)\n%s: \n' "$question" "$unit" "$key"
-		done <"$questions"
-	} >"$predictions"
-	echo "$LAB: predict first: write your answers in $predictions"
+	# shellcheck disable=SC2016 # jq's variables
+	predictions_jq '"# \($lab): your predictions (labs/\($lab)/README.md,",
+		"# \"\($section)\").  After each KEY: a number, in the unit",
+		"# that follows the question (a unit or a word may follow it: \"64 MiB\",",
+		"# \"~2x\"); under why: your reasoning, as many lines as you like.",
+		"# \($run) runs once every slot of its run has a number, prints",
+		"# each beside what it measured and scores it against a tolerance band.",
+		"# A question marked \"before its run\" is for a variant run: its slots",
+		"# are needed when you run that.  Lines starting with # are ignored.",
+		(questions($questions) | group_by(.q | tonumber)[] |
+			"", "## Question \(.[0].q)\(if .[0].variant != [] then " (before its run: \($run) \(.[0].variant | join(" ")))" else "" end)",
+			(.[] | "> \(.question) (\(.unit))", "\(.key): "),
+			"why: ")' --arg lab "$handout" --arg run "${LAB_RUN:-make $LAB}" --arg section "$(predict_section)" \
+		>"$predictions"
 }
 
-measured() {
-	measured_value[$1]=$2
-}
-
-predictions_table() {
+# predictions_gate: unless PREDICT=skip, no boot before the student's
+# predictions: write the form if there is none, and stop (status 1),
+# naming the slots of this run that have no number yet
+predictions_gate() {
+	case "${PREDICT:-}" in
+	skip) return 0 ;;
+	'') ;;
+	*) echo "$LAB: PREDICT takes one value, skip (run without predictions), not '$PREDICT'" >&2; exit 2 ;;
+	esac
 	[ -r "$questions" ] || return 0
-	local key question unit guess
+	local fresh=0 missing
+	[ -e "$predictions" ] || fresh=1
+	predictions_template
+	guest_file "$predictions" || exit 1
+	# the slots of this run: the lab's own, and those of a variant run
+	# whose variables all have its values here (MEM: the guest's MiB)
+	# shellcheck disable=SC2016 # jq's variables
+	missing=$(predictions_jq 'answers($form) as $a | questions($questions)[]
+		| select(all(.variant[]; capture("^(?<var>[^=]+)=(?<value>.*)$") |
+			.value == (if .var == "MEM" then $mem else $ENV[.var] // "" end)))
+		| select($a[.key] // "" | prediction_number == null)
+		| "  question \(.q), \(.key) (\(.unit))\(if ($a[.key] // "") == "" then "" else ", not a number: \($a[.key] | .[:40] | @json)" end)",
+			"      \(.question)"' \
+		--arg mem "$mem_mib")
+	[ -n "$missing" ] || return 0
+	echo "$LAB: predict first, then run.$([ "$fresh" = 0 ] || echo " The form is written:")"
+	echo "  Write your predictions in $predictions: the questions are those"
+	echo "  of labs/$handout/README.md, \"$(predict_section)\"; after each KEY: a number, and"
+	echo "  under each question's why: your reasoning.  Without a number yet:"
+	echo "$missing"
+	echo "  Then ${LAB_RUN:-make $LAB} again: it runs, and scores each prediction against what it measured."
+	echo "  (PREDICT=skip runs it without them: nothing is scored.)"
+	exit 1
+}
+
+# predictions_keep: after the boot, the form as it was before it goes
+# with the run, replacing whatever the guest left under that name
+predictions_keep() {
+	if [ -e "$predictions_kept" ]; then
+		replace_file "$out/predictions.md" <"$predictions_kept"
+	elif [ -e "$out/predictions.md" ] || [ -L "$out/predictions.md" ]; then
+		rm -rf -- "$out/predictions.md"
+	fi
+}
+
+# predictions_report GRADED: the predictions kept with the run beside what
+# it measured, each scored in its band (the evaluator's output GRADED);
+# their verdicts in $out/predictions.jsonl
+predictions_report() {
+	[ -r "$questions" ] || return 0
+	jq -c '.predictions[]' "$1" | replace_file "$out/predictions.jsonl"
 	echo
-	echo "  your predictions ($predictions) and what the run measured:"
-	while IFS='|' read -r key question unit; do
-		case "$key" in '#'* | '') continue ;; esac
-		guess=$(sed -n "s/^$key:[[:space:]]*//p" "$predictions" 2>/dev/null | head -n 1)
-		printf '  %-36s %12s %14s\n' "$key" "${guess:--}" "${measured_value[$key]:--} $unit"
-	done <"$questions"
-	[ ! -r "$predictions" ] || cp "$predictions" "$out/predictions.md"
+	if [ ! -f "$out/predictions.md" ] || [ -L "$out/predictions.md" ]; then
+		echo "$LAB: no predictions were kept with this run (it ran with PREDICT=skip and no form):"
+		echo "  with $predictions filled in, ${LAB_RUN:-make $LAB} scores them"
+		return 0
+	fi
+	echo "$LAB: your predictions, made before this run ($out/predictions.md), and what it measured"
+	# shellcheck disable=SC2016 # jq's variables
+	jq -r -L "$top/labs/grading" --rawfile questions "$questions" 'include "grading";
+		(questions($questions) | map({key: .key, value: .}) | from_entries) as $q
+		| ["  Q", "slot", "yours", "measured", "band", ""],
+		(.predictions[] | ($q[.key] // {q: "?", unit: ""}) as $s
+			| ["  \($s.q)", .key, (if .answer == "" then "-" else .answer | .[:12] end), (if .shown == "-" then "-" else "\(.shown) \($s.unit)" end), .band_text,
+				(if .within == true then "within" elif .within == false then "outside"
+				elif .shown == "-" then "not measured in this run" else "no number" end)])
+		| @tsv' "$1" | awk -F '\t' '{ printf "%-4s %-36s %12s %16s  %-16s %s\n", $1, $2, $3, $4, $5, $6 }'
+	jq -r '.predictions | [.[] | select(.within != null)] as $scored
+		| "  your predictions: \([$scored[] | select(.within)] | length) of \($scored | length) within band" +
+		([(([.[] | select(.within == null and .shown != "-")] | length) | select(. > 0) | "\(.) without a number"),
+			(([.[] | select(.shown == "-")] | length) | select(. > 0) | "\(.) not measured in this run")]
+			| if . == [] then "" else " (" + join("; ") + ")" end)' "$1"
 	echo "  (the reasoning: labs/$handout/ANSWERS.md, after you have made up your mind)"
 }
 
-# Each check is also a line of $out/checks.jsonl, which labs/grade adds up.
-check() {
-	local name=$1 value=$2 cond=$3 hint=${4:-} passed=true
-	[ "$lab_checks" -gt 0 ] || : >"$checks"
-	lab_checks=$((lab_checks + 1))
-	if awk "BEGIN { exit !($cond) }"; then
-		printf '  %s %s %s PASS\n' "$name" "$(printf '%*s' $((52 - ${#name})) '' | tr ' ' .)" "$value"
-	else
-		passed=false
-		lab_failed=$((lab_failed + 1))
-		printf '  %s %s %s FAIL\n' "$name" "$(printf '%*s' $((52 - ${#name})) '' | tr ' ' .)" "$value"
-		[ -z "$hint" ] || printf '      why it matters: %s\n' "$hint"
+# answers_template: after a run, the student's file of written answers,
+# results/answers/LAB.md, if there is none: a heading for each question
+# of the handout's "Questions after the run", and one for the predictions
+# the run did not confirm (make handin bundles it)
+answers=$results_root/answers/$handout.md
+answers_template() {
+	local readme=$top/labs/$handout/README.md
+	[ -r "$readme" ] && grep -q '^## Questions after the run' "$readme" || return 0
+	if [ ! -e "$answers" ] && [ ! -L "$answers" ]; then
+		mkdir -p "$(dirname "$answers")"
+		{
+			echo "# $handout: your answers to the questions after the run (labs/$handout/README.md,"
+			echo "# \"Questions after the run\"), under each heading; make handin bundles this file."
+			echo
+			echo "## The predictions the run did not confirm: the mechanism each left out"
+			echo
+			awk 'function end() { if (q) printf "\n"; q = 0 }
+				/^## / { end(); inside = ($0 == "## Questions after the run"); next }
+				!inside { next }
+				/^[0-9]+\. / { end(); q = 1; printf "\n## Question %s\n> %s\n", $1 + 0, substr($0, length($1) + 2); next }
+				q && /^   / { sub(/^ +/, ""); printf "> %s\n", $0; next }
+				{ end() }
+				END { end() }' "$readme"
+		} >"$answers"
 	fi
-	jq -cn --arg check "$name" --arg value "$value" --argjson passed "$passed" \
-		'{check: $check, value: $value, passed: $passed}' >>"$checks"
+	echo "  your answers to the questions after the run: $answers"
 }
 
-lab_score() {
-	predictions_table
-	echo "  score: $((lab_checks - lab_failed))/$lab_checks self-checks passed"
-	[ "$lab_failed" -eq 0 ]
+lab_grade() {
+	local graded=$lab_tmp/graded.json status=0
+	# the host's facts: the run's sizes, kept, and what derive finds again
+	derived=$lab_tmp/host.jsonl
+	: >"$derived"
+	if guest_file "$host_facts"; then
+		jq -cR 'fromjson? | select(type == "object" and .name == "run")' "$host_facts" >"$derived"
+	fi
+	if declare -F derive >/dev/null; then derive; fi
+	replace_file "$host_facts" <"$derived"
+	if [ "${GRADE:-0}" != 1 ] && declare -F report >/dev/null; then
+		if [ "$lab_unfinished" = 1 ]; then
+			echo "$LAB: no report: the run did not finish"
+		else
+			report
+		fi
+	fi
+
+	"$top/labs/grading/evaluate" "$out" "$grader_dir/checks.jq" >"$graded"
+	jq -c '.checks[] | {check, value, passed, verdict, got, expected, fact, hint}
+		| with_entries(select(.value != null))' "$graded" | replace_file "$out/checks.jsonl"
+
+	echo
+	echo "$LAB: self-checks"
+	jq -r '.problems[] | "  (\(.))"' "$graded"
+	jq -r '.checks[] |
+		"  \(.check) \("." * (52 - (.check | length)) // ".") \(.value) \(if .passed then "PASS" else "FAIL" end)",
+		(select(.passed | not) | .hint | select(. != "") | "      why it matters: \(.)")' "$graded"
+	jq -r '"  score: \([.checks[] | select(.passed)] | length)/\(.checks | length) self-checks passed"' "$graded"
+	predictions_report "$graded"
+	[ "${GRADE:-0}" = 1 ] || [ ! -r "$questions" ] || answers_template
+	jq -e '[.checks[] | select(.passed | not)] == []' "$graded" >/dev/null || status=1
+	[ "$lab_unfinished" = 0 ] || status=1
+	return "$status"
 }

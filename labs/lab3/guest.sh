@@ -54,7 +54,7 @@ say "step 4/6: drop-behind tracepoints for one 8 MiB uncached read whose first 2
 cold
 pclab-rw -s 2M "$big"
 fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$big")"
-trace-cmd record -q -e 'filemap:dropbehind_*' -o "$out/uncached-read.dat" \
+trace-cmd record -q -e 'filemap:mm_filemap_dropbehind_*' -o "$out/uncached-read.dat" \
 	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
 say "  recorded $out/uncached-read.dat; the host counts its events with pcviz"

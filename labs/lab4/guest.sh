@@ -58,7 +58,7 @@ write direct direct
 say "step 2/3: when is an uncached write done? trace one 16 MiB write (no fsync)"
 rm -f "$file"
 cold
-trace-cmd record -q -e filemap:dropbehind_end -e filemap:dropbehind_call \
+trace-cmd record -q -e filemap:mm_filemap_dropbehind_end -e filemap:mm_filemap_dropbehind_call \
 	-e syscalls:sys_exit_pwritev2 -o "$out/uncached-write.dat" \
 	sh -c "pclab-rw -w -U -b 1M -s 16M $file; sleep 2" >/dev/null 2>&1
 say "  recorded $out/uncached-write.dat (read on the host with trace-cmd report)"

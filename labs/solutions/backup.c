@@ -12,13 +12,13 @@
  * out of it, and exits 0 only once every copy is durable.
  *
  * Why fsync() each file as soon as it is copied, then DSTDIR once:
- * an uncached write has already started the writeback of its range when it
- * returns (docs/semantics.md, rule 5), so by the end of a file most of it
- * is on its way to the disk; fsync() waits for the rest, commits the file's
- * size and blocks (ext4's journal, xfs's log), flushes the disk's volatile
- * cache, and drops the written folios of its range.  A writeback error is
- * reported there, for that file (rule 10), while the program still knows
- * which file it was.  One fsync() of DSTDIR at the end makes all the new
+ * an uncached write has already asked the flusher to write its range back
+ * when it returns (docs/semantics.md, rule 5), so by the end of a file most
+ * of it is on its way to the disk; fsync() waits for the rest, commits the
+ * file's size and blocks (ext4's journal, xfs's log), flushes the disk's
+ * volatile cache, and drops the written folios of its range.  A writeback
+ * error is reported there, for that file (rule 10), while the program still
+ * knows which file it was.  One fsync() of DSTDIR at the end makes all the new
  * names durable at once: they are entries of the same directory.
  * RWF_DSYNC on every write would wait for each call's I/O and commit and
  * flush once per call: the same guarantee for every MiB, which a backup
@@ -34,7 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

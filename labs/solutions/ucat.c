@@ -12,7 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -9,10 +9,11 @@
  * of the directory) are on the disk, past its volatile write cache.
  *
  * Why one fsync at the end, not RWF_DSYNC on every write: an uncached
- * write has already started the writeback of its range when it returns
- * (docs/semantics.md, rule 5), so the data streams to the disk while the
- * copy goes on; one fsync then waits for the last of it and commits the
- * metadata (ext4's journal, xfs's log) once, with one or two cache flushes.
+ * write has already asked the flusher to write its range back when it
+ * returns (docs/semantics.md, rule 5), so the data streams to the disk
+ * while the copy goes on; one fsync then waits for the last of it and
+ * commits the metadata (ext4's journal, xfs's log) once, with one or two
+ * cache flushes.
  * RWF_DSYNC would wait for each call's I/O and commit and flush once per
  * call: the same guarantee per call, which a copy does not need, since
  * nobody may rely on DST before ucp has exited 0.
@@ -21,7 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <linux/fs.h>
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,14 @@
 #!/bin/bash
 # The handouts match their labs: each handout's list of self-checks
 # (labs/labN/README.md, "## Self-checks", one "- **name**" per check) names
-# exactly the checks labs/labN/run runs (a capstone's: its exercise's
-# grader, which sets LAB_HANDOUT=labN), in order; and every repository path
-# or kernel patch number a handout names exists.  The first test shows the
-# comparison failing on a lab script with a renamed check.
+# exactly the checks of labs/labN/checks.jq, the lab's table (a capstone's:
+# its exercise's, whose grader sets LAB_HANDOUT=labN), in order; and every
+# repository path or kernel patch a handout or an answer key names exists.
+# Patches are named by layer and number, core/0004 (kernel/patches/core/
+# 0004-*.patch), lab/0001, test/0001: each layer numbers from 0001, so a
+# bare 0004 names none.  The first tests show the comparison failing on a
+# lab script with a renamed check, and the patch names failing on a patch
+# that does not exist and on a bare number.
 set -u
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
@@ -15,28 +19,53 @@ cd "$top" || exit 1
 handout_checks() {
 	sed -n '/^## Self-checks/,/^## /p' "$1" | sed -n 's/^- \*\*\([^*]*\)\*\*.*/\1/p'
 }
-# script_checks RUN: the names the lab script grades, in order
-script_checks() {
-	sed -n 's/^check "\([^"]*\)".*/\1/p' "$1"
+# table_checks TABLE: the names the lab's table grades, in order
+table_checks() {
+	labs/grading/evaluate "$tmp/no-run" "$1" | jq -r '.checks[].check'
 }
-# same_checks README RUN: empty output if they agree, else a diff
+# same_checks README TABLE: empty output if they agree, else a diff
 same_checks() {
-	diff <(handout_checks "$1") <(script_checks "$2") | grep '^[<>]'
+	diff <(handout_checks "$1") <(table_checks "$2") | grep '^[<>]'
 }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed '0,/^check "[^"]*"/s//check "a renamed check"/' labs/lab4/run >"$tmp/run"
-if [ -n "$(same_checks labs/lab4/README.md "$tmp/run")" ]; then
-	pass "a renamed check in a lab script is caught: $(same_checks labs/lab4/README.md "$tmp/run" | tr '\n' ' ')"
+sed '0,/check("[^"]*"/s//check("a renamed check"/' labs/lab4/checks.jq >"$tmp/checks.jq"
+if [ -n "$(same_checks labs/lab4/README.md "$tmp/checks.jq")" ]; then
+	pass "a renamed check in a lab's table is caught: $(same_checks labs/lab4/README.md "$tmp/checks.jq" | tr '\n' ' ')"
 else
 	fail "a renamed check in a lab script is caught"
 fi
 
-# names_exist README LABEL: the repository paths and kernel patches README
+# missing_patches FILE: the patches FILE names (layer/number) that are not
+# in kernel/patches
+missing_patches() {
+	local ref
+	while read -r ref; do
+		compgen -G "kernel/patches/$ref-*.patch" >/dev/null || echo "$ref"
+	done < <(grep -oE '\b(core|lab|test)/00[0-9][0-9]\b' "$1" | sort -u)
+}
+# bare_patch_numbers FILE: patch numbers FILE gives without their layer
+# (0x0000 is a value, 1.0015 a number: neither is a patch; nor is a
+# number in a quoted transcript, the indented lines of a code block)
+bare_patch_numbers() {
+	grep -vE '^(    |\t)' "$1" | grep -oE '(^|[^/.0-9A-Za-z])00[0-9][0-9]\b' |
+		grep -oE '00[0-9][0-9]' | sort -u
+}
+
+printf '%s\n' 'patches core/0099 and 0004, value 0x0000, ratio 1.0015' \
+	'      | Oops: invalid opcode: 0000 [#1] SMP' >"$tmp/names.md"
+if [ "$(missing_patches "$tmp/names.md")" = core/0099 ] && [ "$(bare_patch_numbers "$tmp/names.md")" = 0004 ]; then
+	pass "a patch that does not exist (core/0099) and a bare patch number (0004) are caught"
+else
+	fail "a patch that does not exist (core/0099) and a bare patch number (0004) are caught" \
+		"missing: $(missing_patches "$tmp/names.md"); bare: $(bare_patch_numbers "$tmp/names.md")"
+fi
+
+# names_exist FILE LABEL: the repository paths and kernel patches FILE
 # names exist
 names_exist() {
-	local readme=$1 lab=$2 missing="" paths=0 bad="" nums=0 p num
+	local file=$1 label=$2 missing="" paths=0 bad bare p
 	# repository paths in backquotes; placeholders (labN, MODE, ...) are not paths
 	while read -r p; do
 		case "$p" in
@@ -46,32 +75,32 @@ names_exist() {
 		case "$p" in *labN* | *MODE* | *STEP* | *NAME* | *FS*) continue ;; esac
 		paths=$((paths + 1))
 		[ -e "$p" ] || missing="$missing $p"
-	done < <(grep -o "\`[a-z][a-z0-9_.-]*/[A-Za-z0-9_./-]*\`" "$readme" | tr -d "\`" | sort -u)
-	ok "[ -z '$missing' ]" "$lab: the $paths repository paths the handout names exist${missing:+ (missing:$missing)}"
-	# kernel patches by number (0013-...): each one is in kernel/patches
-	while read -r num; do
-		nums=$((nums + 1))
-		compgen -G "kernel/patches/$num-*.patch" >/dev/null || bad="$bad $num"
-	done < <(grep -oE '\b00[0-9][0-9]\b' "$readme" | sort -u)
-	ok "[ -z '$bad' ]" "$lab: the $nums kernel patches the handout names by number exist${bad:+ (not:$bad)}"
+	done < <(grep -o "\`[a-z][a-z0-9_.-]*/[A-Za-z0-9_./-]*\`" "$file" | tr -d "\`" | sort -u)
+	ok "[ -z '$missing' ]" "$label: the $paths repository paths $file names exist${missing:+ (missing:$missing)}"
+	bad=$(missing_patches "$file" | tr '\n' ' ')
+	bare=$(bare_patch_numbers "$file" | tr '\n' ' ')
+	ok "[ -z '$bad$bare' ]" \
+		"$label: the $(grep -oE '\b(core|lab|test)/00[0-9][0-9]\b' "$file" | sort -u | wc -l) kernel patches $file names exist, each with its layer${bad:+ (not in kernel/patches: $bad)}${bare:+ (no layer: $bare)}"
 }
 
 for readme in labs/lab*/README.md; do
 	lab=$(basename "$(dirname "$readme")")
-	run=labs/$lab/run
-	# a capstone graded as an exercise: the grader that names the handout
-	[ -e "$run" ] || run=$(grep -l "^LAB_HANDOUT=$lab\$" labs/exercises/*/grade | head -n 1)
+	table=labs/$lab/checks.jq
+	# a capstone graded as an exercise: the table beside the grader that names the handout
+	[ -e "$table" ] ||
+		table=$(dirname "$(grep -l "^LAB_HANDOUT=$lab\$" labs/exercises/*/grade | head -n 1)")/checks.jq
 	n=$(handout_checks "$readme" | wc -l)
 	if [ "$n" = 0 ]; then
 		fail "$lab: the handout lists its self-checks (- **name** under ## Self-checks)"
-	elif d=$(same_checks "$readme" "$run"); then
-		fail "$lab: the handout's $n self-checks are the ones $run runs" "$d"
+	elif d=$(same_checks "$readme" "$table"); then
+		fail "$lab: the handout's $n self-checks are the ones $table grades" "$d"
 	else
-		pass "$lab: the handout's $n self-checks are the ones $run runs"
+		pass "$lab: the handout's $n self-checks are the ones $table grades"
 	fi
 	names_exist "$readme" "$lab"
+	[ ! -e "labs/$lab/ANSWERS.md" ] || names_exist "labs/$lab/ANSWERS.md" "$lab"
 done
-for readme in labs/exercises/README.md labs/kernel-exercises/README.md; do
+for readme in labs/exercises/README.md labs/kernel-exercises/README.md docs/concepts.md; do
 	names_exist "$readme" "$(basename "$(dirname "$readme")")"
 done
 done_testing

@@ -22,7 +22,8 @@ lab_checks() {
 	mkdir -p "$results"
 	log=$CHECK_RESULTS/labs/$label.out
 	status=0
-	QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "${top:?}/labs/$lab/run" >"$log" 2>&1 ||
+	# no predictions: make check is no student (PREDICT=skip)
+	PREDICT=skip QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "${top:?}/labs/$lab/run" >"$log" 2>&1 ||
 		status=$?
 	checks=$(grep -cE ' (PASS|FAIL)$' "$log")
 	while read -r line; do

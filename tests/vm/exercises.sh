@@ -24,7 +24,8 @@ grade() {
 	log=$CHECK_RESULTS/exercises/$name-$variant.out
 	mkdir -p "$results"
 	status=0
-	LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "$@" >"$log" 2>&1 || status=$?
+	# no predictions (lab 7's, for backup): make check is no student
+	PREDICT=skip LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "$@" >"$log" 2>&1 || status=$?
 	passed=$(jq -s 'map(select(.passed)) | length' "$results/$name/checks.jsonl" 2>/dev/null || echo -)
 	total=$(jq -s 'length' "$results/$name/checks.jsonl" 2>/dev/null || echo 0)
 	if [ "$variant" != solution ]; then

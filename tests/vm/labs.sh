@@ -17,21 +17,51 @@ for run in "$top"/labs/lab*/run; do
 	lab_checks "$lab"
 done
 
-# Every run is kept, the predictions carry over, and compare sets the runs
-# side by side: lab 1 (the quickest) once more, a prediction written first.
+# Predict, then run, as a student does: lab 1 (the quickest) once more.
+# Without predictions it writes the form and stops before it boots; with
+# them it runs, keeps the earlier run, scores the predictions; compare
+# sets the runs side by side.
 root=$CHECK_RESULTS/labs/lab1
 predictions=$root/predictions/lab1.md
-key=$(grep -v '^#' "$top/labs/lab1/predictions.txt" | grep . | head -n 1 | cut -d'|' -f1)
-ok "[ -n '$key' ] && grep -q '^$key: *\$' '$predictions'" "the first run of lab1 wrote the predictions template ($key)"
-sed -i "s/^$key:.*/$key: 4242/" "$predictions"
 first=$(md5sum <"$root/lab1/results.jsonl")
-QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$root "$top/labs/lab1/run" >"$root.again.out" 2>&1
-is "$?" 0 "lab1 runs again (log: $root.again.out)"
+rm -f "$predictions"
+status=0
+PREDICT='' QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$root "$top/labs/lab1/run" >"$root.predict.out" 2>&1 || status=$?
+ok "[ $status = 1 ] && grep -q 'predict first' '$root.predict.out' && ! grep -q booting '$root.predict.out'" \
+	"lab1 without predictions stops before it boots: status $status (log: $root.predict.out)"
+ok "[ ! -e '$root/lab1.runs' ] && [ \"\$(md5sum <'$root/lab1/results.jsonl')\" = '$first' ]" "... the last run untouched"
+# the slots of lab 1's own run (not its variant runs')
+keys=$(grep -v '^#' "$top/labs/lab1/predictions.txt" | grep . | grep -v '^[^|]*|[0-9]* ' | cut -d'|' -f1)
+n=$(wc -w <<<"$keys")
+blank=0
+for k in $keys; do grep -q "^$k: *\$" "$predictions" || blank=1; done
+ok "[ $n -gt 0 ] && [ $blank = 0 ]" "... and wrote the form, a blank slot for each of the run's $n numbers"
+# every slot the measured value of the first run (data: printed, never
+# part of a program), but the first 4242
+measured=$("$top/labs/grading/evaluate" "$root/lab1" "$top/labs/lab1/checks.jq")
+key=$(head -n 1 <<<"$keys")
+while IFS= read -r line; do
+	k=${line%%:*}
+	if [ "$line" != "$k: " ] || ! grep -qx -- "$k" <<<"$keys"; then
+		printf '%s\n' "$line"
+	elif [ "$k" = "$key" ]; then
+		printf '%s: 4242\n' "$k"
+	else
+		printf '%s: %s\n' "$k" "$(jq -r --arg k "$k" '.measured[$k] | if . == "-" then 1 else . end' <<<"$measured")"
+	fi
+done <"$predictions" >"$predictions.new"
+mv "$predictions.new" "$predictions"
+PREDICT='' QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$root "$top/labs/lab1/run" >"$root.again.out" 2>&1
+is "$?" 0 "lab1 runs once the form is filled in (log: $root.again.out)"
 kept=("$root"/lab1.runs/*)
 is "${#kept[@]}" 1 "the first run is kept in lab1.runs/"
 is "$(md5sum <"${kept[0]}/results.jsonl")" "$first" "... with its results unchanged"
-ok "grep -q ' 4242 ' '$root.again.out'" "the student's prediction is printed beside the measured value"
-ok "[ -r '$root/lab1/predictions.md' ]" "... and kept with the run"
+ok "grep -qE '^  1 +$key +4242 .* outside\$' '$root.again.out'" \
+	"the student's prediction is printed beside the measured value, scored"
+ok "grep -qE '^  your predictions: [0-9]+ of [0-9]+ within band' '$root.again.out'" \
+	"... counted apart from the self-checks"
+ok "cmp -s '$predictions' '$root/lab1/predictions.md' && [ -s '$root/lab1/predictions.jsonl' ]" \
+	"... and kept with the run, scored in predictions.jsonl"
 LAB_RESULTS=$root "$top/labs/compare" lab1 >"$root.compare.out" 2>&1
 ok "grep -q '^runs: .* | last\$' '$root.compare.out' && [ \$(grep -c '|' '$root.compare.out') -ge 7 ]" \
 	"make lab1-compare sets both runs' checks side by side"

@@ -35,7 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>	/* RWF_UNCACHED, from build/headers */
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

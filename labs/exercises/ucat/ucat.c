@@ -23,7 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>	/* RWF_UNCACHED, from build/headers (the patched UAPI) */
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

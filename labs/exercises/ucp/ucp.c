@@ -23,7 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>	/* dirname() */
-#include <linux/fs.h>	/* RWF_UNCACHED, RWF_DSYNC, from build/headers */
+#include <pclab/uncached.h>	/* RWF_UNCACHED: the kernel's RWF_DONTCACHE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

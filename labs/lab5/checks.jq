@@ -1,0 +1,47 @@
+# Lab 5's self-checks (labs/grading/grading.jq reads this table).
+include "grading";
+
+def hits($m): num("\($m)-hot"; "hit_pct");
+def refaults($m): num("\($m)-hot"; "refaults");
+# the share (percent) of the hot set still cached after scenario M
+def kept($m): percent(num("\($m).resident"; "after"); num("\($m).resident"; "before"));
+# the hot pages the streamer of scenario M evicted, through kswapd it woke
+# or in its own direct reclaim
+def by_streamer($m): num("\($m).evictions"; "neighbour_woke_kswapd") + num("\($m).evictions"; "neighbour_direct");
+def neighbour_cache_mib($m): num("\($m).cgroups"; "neighbour_file_max_mib");
+
+def declared: 10;
+def checks:
+	check("alone: the hot set is served from memory"; hits("none"); ">="; 99; "the hot set fits in RAM"),
+	check("beside an uncached stream: still from memory"; hits("uncached"); ">="; 99;
+		"the uncached stream leaves no pages to reclaim"),
+	check("beside an uncached stream: hot set intact"; kept("uncached"); ">="; 99; ""),
+	check("beside a buffered stream: hot set evicted"; kept("buffered"); "<"; kept("uncached");
+		"the stream's pages push the hot pages off the LRU"),
+	check("beside a buffered stream: more misses"; hits("buffered"); "<"; hits("uncached");
+		"each evicted hot page costs a disk read"),
+	check("evicted hot pages come back as refaults"; refaults("buffered"); ">"; refaults("uncached");
+		"the kernel remembers recently evicted pages and counts their return"),
+	check("pcviz: the buffered streamer evicted the hot pages"; by_streamer("buffered"); ">"; 0;
+		"kswapd evicts for the task whose allocations woke it; the streamer's cgroup is told apart"),
+	check("pcviz: the uncached streamer evicted none"; [by_streamer("uncached"), by_streamer("uncached")];
+		[">=", "<="]; [0, num("uncached.resident"; "before") / 100];
+		"its folios are dropped behind it: no memory pressure, no reclaim"),
+	check("cgroups: the buffered streamer's cache filled memory"; neighbour_cache_mib("buffered"); ">=";
+		num("mem-mib") / 4; "its cgroup is charged for every page it reads, until reclaim takes them"),
+	check("cgroups: the uncached streamer's cache stayed small";
+		[neighbour_cache_mib("uncached"), neighbour_cache_mib("uncached")]; [">=", "<="]; [0, num("mem-mib") / 20];
+		"each call's pages leave the cache, and its cgroup's charge, when the call returns");
+
+# What the run measured for each prediction slot (labs/lab5/predictions.txt),
+# and the band a prediction is scored in.  Questions 1 to 3 are for the
+# lab's own hot set (4/10 of MEM), question 4 for LAB5_HOT_MIB=40.
+def own_hot_set: num("hot-mib") == (num("mem-mib") * 4 / 10 | floor);
+def measured:
+	m("buffered_hit_pct"; only_when(own_hot_set) | hits("buffered"); within(10; 0)),
+	m("uncached_hit_pct"; only_when(own_hot_set) | hits("uncached"); within(10; 0)),
+	m("buffered_hot_pages_kept"; only_when(own_hot_set) | num("buffered.resident"; "after"); within(512; 10)),
+	m("uncached_hot_pages_kept"; only_when(own_hot_set) | num("uncached.resident"; "after"); within(512; 10)),
+	m("buffered_refaults"; only_when(own_hot_set) | refaults("buffered"); factor(2; 50)),
+	m("uncached_refaults"; only_when(own_hot_set) | refaults("uncached"); factor(2; 50)),
+	m("small_hot_set_kept_pct"; only_when(num("hot-mib") == 40) | kept("buffered"); within(10; 0));
