@@ -9,9 +9,19 @@
 # start of the run until QEMU has ended, by run-vm and by QEMU, which
 # inherits it, so a second run of NAME is refused while the first lives.
 # Under that lock run-vm deletes build/vm/NAME, which only runs of NAME use,
-# and RESULTS/NAME if it is empty or holds the marker file that run-vm
-# writes into every results directory it makes; anything else is refused.
+# and empties RESULTS/NAME if it holds the marker file that run-vm writes
+# into every results directory it makes or takes; an empty directory is
+# taken as it is (its mode and owner kept), anything else is refused.
 run_marker=.run-vm
+
+# The marker's first line: the directory it was written into, by device
+# and inode.  A marker copied along with a run's files (cp -a) names
+# another directory, and proves nothing where it lies.
+marker_identity() { stat -c 'directory: device %d, inode %i' -- "$out"; }
+own_marker() {
+	[ -f "$out/$run_marker" ] && [ ! -L "$out/$run_marker" ] &&
+		[ "$(head -n 1 -- "$out/$run_marker")" = "$(marker_identity)" ]
+}
 
 claim_run() {
 	local lock holder
@@ -29,16 +39,18 @@ claim_run() {
 
 	if [ -L "$out" ] || { [ -e "$out" ] && [ ! -d "$out" ]; }; then
 		die "$out exists and is not a directory run-vm made; move it away, or give another NAME or RESULTS"
-	elif [ -e "$out/$run_marker" ]; then
-		rm -rf -- "$out"
-	elif [ -d "$out" ] && ! rmdir -- "$out" 2>/dev/null; then
-		die "$out holds files, and no $run_marker: run-vm did not make it; move it away, or give another NAME or RESULTS"
+	elif [ -d "$out" ] && own_marker; then
+		find "$out" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
+	elif [ -d "$out" ] && [ -n "$(ls -A -- "$out")" ]; then
+		die "$out holds files, and no $run_marker of its own: run-vm did not make it; move it away, or give another NAME or RESULTS"
 	fi
 	rm -rf -- "$work"
 	mkdir -p -- "$work/run/etc/pclab" "$results_root"
-	mkdir -- "$out"
-	echo "run-vm made this directory for the run $name, and deletes it at the next run of that name" \
-		>"$out/$run_marker"
+	[ -d "$out" ] || mkdir -- "$out"
+	{
+		marker_identity
+		echo "run-vm made or took this directory for the run $name, and empties it at the next run of that name"
+	} >"$out/$run_marker"
 }
 
 choose_accel() {
@@ -148,9 +160,13 @@ make_disks() {
 	# run that ends early leaves none behind (they grow to gigabytes).
 	trap 'rm -f -- "$work"/*.img' EXIT
 	# The results directory itself, as the guest's /results (9p; the guest
-	# mounts it cache=none).  security_model=none: files are the host
-	# user's, whoever the guest says owns them.
-	drive_args=(-fsdev "local,id=results,path=${out//,/,,},security_model=none"
+	# mounts it cache=none).  The guest runs code the host does not trust,
+	# as root: security_model=mapped-file makes its symlinks, FIFOs and
+	# device nodes plain files on the host, which the host can neither
+	# follow nor hang on, and keeps the modes and owners it sets in
+	# .virtfs_metadata (removed after the run); every file is the host
+	# user's, readable (fmode, dmode).
+	drive_args=(-fsdev "local,id=results,path=${out//,/,,},security_model=mapped-file,fmode=0644,dmode=0755"
 		-device "virtio-9p-pci,fsdev=results,mount_tag=results")
 	for d in $disks; do
 		img=$work/$d.img
@@ -226,6 +242,23 @@ boot_guest() {
 	trap 'rm -f -- "$work"/*.img' EXIT
 	trap - INT TERM
 	exec 3<&-
+}
+
+# check_share: after QEMU has ended, the share holds regular files and
+# directories only.  QEMU's mapping (make_disks) already sees to it; should
+# anything else be there, it is removed before the host reads or writes a
+# file of the run (a link would be followed, a FIFO would hang it), and the
+# run refused.
+check_share() {
+	local specials
+	find "$out" -depth -type d -name .virtfs_metadata -exec rm -rf -- {} +
+	# the names are the guest's: printable characters only, and a few
+	specials=$(find "$out" ! -type f ! -type d -printf '%P\n' | head -n 10 | tr -c '[:print:]\n' '?' |
+		paste -sd ' ')
+	[ -n "$specials" ] || return 0
+	find "$out" ! -type f ! -type d -delete
+	clean_up_run
+	die "the guest left files that are not regular files or directories in $out (removed): $specials"
 }
 
 clean_up_run() {

@@ -14,40 +14,46 @@ enum { F_DEV, F_INO, F_INDEX, F_NR, F_PFN, F_ARG, F_MEMCG = F_ARG + 5, F_TARGET,
 #define DB_FIELDS "s_dev", "i_ino", "index", "nr_pages", NULL
 
 const struct pcv_evspec pcv_specs[PCV_NSPECS] = {
-	{ "filemap", "mm_filemap_add_to_page_cache", PCV_EV_ADD, PCV_FILTER_DEV_INO,
+	{ "filemap", "mm_filemap_add_to_page_cache", NULL, PCV_EV_ADD, PCV_FILTER_DEV_INO,
 	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
-	{ "filemap", "mm_filemap_delete_from_page_cache", PCV_EV_DELETE, PCV_FILTER_DEV_INO,
+	{ "filemap", "mm_filemap_delete_from_page_cache", NULL, PCV_EV_DELETE, PCV_FILTER_DEV_INO,
 	  { "s_dev", "i_ino", "index", NULL, "pfn", "order" } },
-	{ "workingset", "mm_workingset_eviction", PCV_EV_EVICT, PCV_FILTER_DEV_INO,
+	{ "workingset", "mm_workingset_eviction", NULL, PCV_EV_EVICT, PCV_FILTER_DEV_INO,
 	  { DB_FIELDS, "workingset", NULL, NULL, NULL, NULL, "memcg", "target", "reclaimer" } },
-	{ "workingset", "mm_workingset_refault", PCV_EV_REFAULT, PCV_FILTER_DEV_INO,
+	{ "workingset", "mm_workingset_refault", NULL, PCV_EV_REFAULT, PCV_FILTER_DEV_INO,
 	  { DB_FIELDS, "activate", "workingset", NULL, NULL, NULL, "memcg", NULL, NULL,
 	    "distance" } },
-	{ "pagemap", "mm_lru_insertion", PCV_EV_LRU_INSERT, PCV_FILTER_FILE_LRU,
+	{ "pagemap", "mm_lru_insertion", NULL, PCV_EV_LRU_INSERT, PCV_FILTER_FILE_LRU,
 	  { NULL, NULL, NULL, NULL, "pfn" } },
-	{ "pagemap", "mm_lru_activate", PCV_EV_LRU_ACTIVATE, PCV_FILTER_NONE,
+	{ "pagemap", "mm_lru_activate", NULL, PCV_EV_LRU_ACTIVATE, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, "pfn" } },
-	{ "writeback", "writeback_dirty_folio", PCV_EV_DIRTY, PCV_FILTER_INO,
+	{ "writeback", "writeback_dirty_folio", NULL, PCV_EV_DIRTY, PCV_FILTER_INO,
 	  { NULL, "ino", "index" } },
-	{ "writeback", "writeback_single_inode", PCV_EV_WRITEBACK, PCV_FILTER_INO,
+	{ "writeback", "writeback_single_inode", NULL, PCV_EV_WRITEBACK, PCV_FILTER_INO,
 	  { NULL, "ino", NULL, "wrote" } },
-	{ "writeback", "sb_mark_inode_writeback", PCV_EV_WB_START, PCV_FILTER_INO, { "dev", "ino" } },
-	{ "writeback", "sb_clear_inode_writeback", PCV_EV_WB_END, PCV_FILTER_INO, { "dev", "ino" } },
-	{ "vmscan", "mm_vmscan_kswapd_wake", PCV_EV_KSWAPD_WAKE, PCV_FILTER_NONE,
+	{ "writeback", "sb_mark_inode_writeback", NULL, PCV_EV_WB_START, PCV_FILTER_INO,
+	  { "dev", "ino" } },
+	{ "writeback", "sb_clear_inode_writeback", NULL, PCV_EV_WB_END, PCV_FILTER_INO,
+	  { "dev", "ino" } },
+	{ "vmscan", "mm_vmscan_kswapd_wake", NULL, PCV_EV_KSWAPD_WAKE, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order" } },
 	/* in the task whose allocation wakes kswapd: who kswapd's evictions are for */
-	{ "vmscan", "mm_vmscan_wakeup_kswapd", PCV_EV_KSWAPD_WAKER, PCV_FILTER_NONE,
+	{ "vmscan", "mm_vmscan_wakeup_kswapd", NULL, PCV_EV_KSWAPD_WAKER, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order", "nid", "zid" } },
-	{ "vmscan", "mm_vmscan_direct_reclaim_begin", PCV_EV_DIRECT_RECLAIM, PCV_FILTER_NONE,
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", NULL, PCV_EV_DIRECT_RECLAIM, PCV_FILTER_NONE,
 	  { NULL, NULL, NULL, NULL, NULL, "order" } },
-	{ "vmscan", "mm_vmscan_lru_shrink_inactive", PCV_EV_RECLAIM, PCV_FILTER_NONE,
+	{ "vmscan", "mm_vmscan_lru_shrink_inactive", NULL, PCV_EV_RECLAIM, PCV_FILTER_NONE,
 	  { NULL, NULL, "nr_scanned", "nr_reclaimed" } },
-	{ "filemap", "dropbehind_mark", PCV_EV_DB_MARK, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
-	{ "filemap", "dropbehind_serve", PCV_EV_DB_SERVE, PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
-	{ "filemap", "dropbehind_claim", PCV_EV_DB_CLAIM, PCV_FILTER_DEV_INO, { DB_FIELDS } },
-	{ "filemap", "dropbehind_end", PCV_EV_DB_END, PCV_FILTER_DEV_INO,
-	  { DB_FIELDS, "when", "result" } },
-	{ "filemap", "dropbehind_call", PCV_EV_DB_CALL, PCV_FILTER_DEV_INO,
+	{ "filemap", "mm_filemap_dropbehind_mark", "dropbehind_mark", PCV_EV_DB_MARK,
+	  PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "mm_filemap_dropbehind_serve", "dropbehind_serve", PCV_EV_DB_SERVE,
+	  PCV_FILTER_DEV_INO, { DB_FIELDS, "write" } },
+	{ "filemap", "mm_filemap_dropbehind_claim", "dropbehind_claim", PCV_EV_DB_CLAIM,
+	  PCV_FILTER_DEV_INO, { DB_FIELDS } },
+	{ "filemap", "mm_filemap_dropbehind_end", "dropbehind_end", PCV_EV_DB_END,
+	  PCV_FILTER_DEV_INO, { DB_FIELDS, "when", "result" } },
+	{ "filemap", "mm_filemap_dropbehind_call", "dropbehind_call", PCV_EV_DB_CALL,
+	  PCV_FILTER_DEV_INO,
 	  { "s_dev", "i_ino", "pos", "bytes", NULL, "write", "marked", "served", "dropped", "kept" } },
 };
 
@@ -66,9 +72,12 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 		struct tep_format_field *type;
 		const char *missing = NULL;
 
+		if (!e && s->was)
+			e = tep_find_event_by_name(tep, s->system, s->was);
 		d->ev[i].id = -1;
 		if (!e)
 			continue;
+		d->ev[i].name = e->name;
 		type = tep_find_common_field(e, "common_type");
 		if (!readable(type))
 			missing = "common_type";
@@ -84,7 +93,7 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 			memset(d->ev[i].field, 0, sizeof(d->ev[i].field));
 			if (!d->problem[0])
 				snprintf(d->problem, sizeof(d->problem), "%s:%s has no usable field %s",
-					 s->system, s->name, missing);
+					 s->system, e->name, missing);
 			continue;
 		}
 		d->ev[i].id = e->id;
@@ -97,28 +106,6 @@ int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep)
 	}
 	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	return d->found;
-}
-
-bool pcv_decoder_use(struct pcv_decoder *d, struct tep_handle *tep, int i, const char *name)
-{
-	const struct pcv_evspec *s = &pcv_specs[i];
-	struct tep_event *e = tep_find_event_by_name(tep, s->system, name);
-	struct tep_format_field *type = e ? tep_find_common_field(e, "common_type") : NULL;
-
-	if (d->ev[i].id < 0 || !e || !type || type->offset != d->type->offset ||
-	    type->size != d->type->size)
-		return false;
-	for (int f = 0; f < PCV_NFIELDS; f++) {
-		struct tep_format_field *mine = d->ev[i].field[f], *twin;
-
-		if (!mine)
-			continue;
-		twin = tep_find_field(e, s->field[f]);
-		if (!twin || twin->offset != mine->offset || twin->size != mine->size)
-			return false;
-	}
-	d->ev[i].id = e->id;
-	return true;
 }
 
 /*
@@ -202,6 +189,7 @@ bool pcv_decode(const struct pcv_decoder *d, const struct tep_record *rec, struc
 	if (d->pid && inside(d->pid, rec))
 		ev->pid = (int32_t)value(d, d->pid, rec->data);
 	if (ev->kind == PCV_EV_ADD || ev->kind == PCV_EV_DELETE)
-		ev->nr_pages = 1ull << (ev->arg[0] & 31);	/* the folio's order */
+		/* the folio's order; one of 64 or more is no folio, and claims all pages */
+		ev->nr_pages = ev->arg[0] < 64 ? 1ull << ev->arg[0] : UINT64_MAX;
 	return true;
 }

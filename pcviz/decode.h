@@ -16,7 +16,12 @@ enum pcv_filter { PCV_FILTER_DEV_INO, PCV_FILTER_INO, PCV_FILTER_FILE_LRU, PCV_F
 #define PCV_NFIELDS 14
 
 struct pcv_evspec {
-	const char *system, *name;
+	/*
+	 * was: the name older pclab kernels gave the event (before the
+	 * mm_filemap_ prefix), read where name is missing: a trace recorded
+	 * on such a kernel still replays; NULL: none
+	 */
+	const char *system, *name, *was;
 	enum pcv_kind kind;
 	enum pcv_filter filter;
 	/*
@@ -35,6 +40,7 @@ struct pcv_decoder {
 	bool native;			/* the trace's byte order is ours: read fields directly */
 	struct {
 		int id;		/* -1: not in this kernel or trace */
+		const char *name;	/* the spec's name or its was, as found; NULL: neither */
 		struct tep_format_field *field[PCV_NFIELDS];
 	} ev[PCV_NSPECS];
 	int found;
@@ -43,19 +49,13 @@ struct pcv_decoder {
 };
 
 /*
- * Looks the events up in tep; returns how many can be decoded.  An event
- * without one of the fields pcviz reads, or with such a field of a size
- * other than 1, 2, 4 or 8 bytes, is not used (its id stays -1), and the
- * first such event is named in d->problem.
+ * Looks the events up in tep, each by its name or else by its was;
+ * returns how many can be decoded.  An event without one of the fields
+ * pcviz reads, or with such a field of a size other than 1, 2, 4 or 8
+ * bytes, is not used (its id stays -1), and the first such event is named
+ * in d->problem.
  */
 int pcv_decoder_init(struct pcv_decoder *d, struct tep_handle *tep);
-/*
- * Decodes spec i's records from the event of that name in the spec's
- * system instead (a twin of the same class), if it has each field the
- * spec reads at the same place and of the same size; false otherwise,
- * and d is left as it was.
- */
-bool pcv_decoder_use(struct pcv_decoder *d, struct tep_handle *tep, int i, const char *name);
 /*
  * Decodes a record of one of the events; false for any other record and
  * for a record too short for the fields its format promises.

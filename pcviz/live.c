@@ -18,6 +18,7 @@
 #include "memcg.h"
 #include "message.h"
 #include "pclab/clock.h"
+#include "pclab/pseudofs.h"
 #include "procfs.h"
 #include "residency.h"
 #include "source.h"
@@ -39,34 +40,16 @@ struct live {
 	char **dir_path;
 };
 
-/* Filesystems whose files have no page cache of their own to show */
-static const struct {
-	unsigned long magic;
-	const char *name;
-} pseudo_fs[] = {
-	{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" }, { DEBUGFS_MAGIC, "debugfs" },
-	{ TRACEFS_MAGIC, "tracefs" }, { SECURITYFS_MAGIC, "securityfs" },
-	{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
-	{ BPF_FS_MAGIC, "bpf" }, { PSTOREFS_MAGIC, "pstore" }, { EFIVARFS_MAGIC, "efivarfs" },
-	{ BINFMTFS_MAGIC, "binfmt_misc" }, { SELINUX_MAGIC, "selinuxfs" },
-	{ DEVPTS_SUPER_MAGIC, "devpts" },
-};
-
 /* -1 with a message in err when fd is on a pseudo-filesystem */
 static int refuse_pseudo(int fd, const char *path, char *err, size_t len)
 {
-	struct statfs sf;
+	const char *fs = pclab_pseudo_fs(fd);
 
-	if (fstatfs(fd, &sf))
-		return 0;	/* unknown: let cachestat say */
-	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
-		if ((unsigned long)sf.f_type == pseudo_fs[i].magic) {
-			pcv_path_error(err, len, path,
-				       "on a pseudo-filesystem (%s): it has no page cache to show",
-				       pseudo_fs[i].name);
-			return -1;
-		}
-	return 0;
+	if (!fs)
+		return 0;	/* another filesystem, or unknown: let cachestat say */
+	pcv_path_error(err, len, path, "on a pseudo-filesystem (%s): it has no page cache to show",
+		       fs);
+	return -1;
 }
 
 /*

@@ -4,6 +4,8 @@
  * See pcviz(1) and docs/pcviz.md.
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,15 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Cleanup done: dies of the signal that stopped pcviz, as the caller expects */
+static void die_of_stop_signal(void)
+{
+	if (stop_signal && stop_signal != SIGPIPE) {
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 }
 
 /* How often events are read between refreshes: the kernel's buffer stays small. */
@@ -99,15 +110,54 @@ static bool tell_unknown(const struct pcv_model *m, bool *told)
 #define EXIT_UNKNOWN 3
 
 /*
- * One line per run and interval; runs compared go on, on one time axis,
- * until the longer one ends (the other's values stay as they ended).
+ * After run i's line for interval n: the interval its next line is for.
+ * A replay's stretch of idle intervals (no event) is written as its first
+ * and last lines: nothing but the time changes in between (the rates are
+ * 0), and a trace whose timestamps jump by years, a corrupt one, costs two
+ * lines instead of gigabytes.  A run that ended is idle to the end.
+ */
+static long next_line(struct pcv_source *s, const struct pcv_model *m, double interval, long n,
+		      bool idle)
+{
+	double k;
+
+	if (!idle || !s->next_event)
+		return n + 1;
+	/* the next event is in interval n + k; its line and the idle one before it are written */
+	k = ceil((s->next_event(s) - m->now) / interval);
+	if (isinf(k) || k >= (double)(LONG_MAX / 2))
+		return LONG_MAX;
+	return k > 2 ? n + (long)k - 1 : n + 1;
+}
+
+/*
+ * Samples a run for interval n, and at once for the intervals since it was
+ * last sampled (sampled); whether it met no event then (idle), and whether
+ * it has ended.
+ */
+static bool sample_run(struct pcv_source *s, struct pcv_model *m, double interval, long n,
+		       long *sampled, bool *idle)
+{
+	double before = s->next_event ? s->next_event(s) : 0;
+	bool ended = s->sample(s, m, interval * (double)(n - *sampled)) != 0;
+
+	*sampled = n;
+	*idle = s->next_event && s->next_event(s) == before;
+	return ended;
+}
+
+/*
+ * One line per run and interval, but for a replay's idle stretches
+ * (next_line()); runs compared go on, on one time axis, until the longer
+ * one ends (the other's values stay as they ended).
  */
 static int run_batch(struct pcv_source *s, struct pcv_model *m, int nruns,
 		     const struct pcv_options *o)
 {
 	static bool told[PCV_RUNS][PCV_MAX_FILES];
+	long sampled[PCV_RUNS] = { 0 }, due[PCV_RUNS] = { 0 };
 	double start;
-	bool last = false, unknown = false;
+	bool last = false, unknown = false, ended[PCV_RUNS] = { false }, idle[PCV_RUNS];
 	char words[160], run[8];
 
 	for (int i = 0; i < nruns; i++) {
@@ -123,23 +173,43 @@ static int run_batch(struct pcv_source *s, struct pcv_model *m, int nruns,
 	start = pclab_now();
 	for (int i = 0; i < nruns; i++)
 		s[i].sample(&s[i], &m[i], 0);
-	for (long n = 1; !last && (!o->count || n <= o->count); n++) {
+	for (long n = 1; !last && (!o->count || n <= o->count);) {
+		bool writes[PCV_RUNS];
+		long next = LONG_MAX;
+
 		if (s[0].realtime)
 			wait_interval(s, m, nruns, start, o->interval, n);
 		/* a signal ends the run with a line for the partial interval */
 		if (stop_signal == SIGPIPE)
 			break;
 		last = true;
-		for (int i = 0; i < nruns; i++)
-			last &= s[i].sample(&s[i], &m[i], o->interval) != 0;
-		last |= stop_signal != 0;
 		for (int i = 0; i < nruns; i++) {
+			writes[i] = n >= due[i];
+			if (writes[i])
+				ended[i] = sample_run(&s[i], &m[i], o->interval, n, &sampled[i], &idle[i]);
+			last &= ended[i];
+		}
+		last |= stop_signal != 0 || (o->count && n == o->count);
+		for (int i = 0; i < nruns; i++) {
+			/* at the end, the last line of a run idle until then */
+			if (last && !writes[i]) {
+				ended[i] = sample_run(&s[i], &m[i], o->interval, n, &sampled[i], &idle[i]);
+				writes[i] = true;
+			}
+			if (!writes[i])
+				continue;
 			unknown |= tell_unknown(&m[i], told[i]);
 			if (o->json)
 				pcv_json_line(stdout, &m[i]);
 			else
 				pcv_csv_line(stdout, &m[i]);
+			due[i] = next_line(&s[i], &m[i], o->interval, n, idle[i]);
 		}
+		for (int i = 0; i < nruns; i++)
+			next = due[i] < next ? due[i] : next;
+		if (o->count && next > o->count)
+			next = o->count;
+		n = next > n ? next : n + 1;
 		last |= ferror(stdout);
 	}
 	return ferror(stdout) ? 1 : unknown ? EXIT_UNKNOWN : 0;
@@ -207,18 +277,16 @@ int main(int argc, char **argv)
 	}
 	catch_signals();
 	nruns = o.nreplay > 1 ? o.nreplay : 1;
-	if (open_runs(src, model, nruns, &o))
+	if (open_runs(src, model, nruns, &o)) {
+		die_of_stop_signal();	/* one that came while a trace was read */
 		return 1;
+	}
 	status = o.batch ? run_batch(src, model, nruns, &o)
 			 : pcv_ui_run(src, model, nruns, &o, &stop_signal);
 	for (int i = 0; i < nruns; i++) {
 		src[i].close(&src[i], &model[i]);
 		pcv_model_free(&model[i]);
 	}
-	if (stop_signal && stop_signal != SIGPIPE) {
-		/* clean up done: die of the signal, as the caller expects */
-		signal(stop_signal, SIG_DFL);
-		raise(stop_signal);
-	}
+	die_of_stop_signal();
 	return status;
 }

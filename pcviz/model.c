@@ -66,10 +66,13 @@ const char *const pcv_mcg_name[PCV_MCG_N] = {
 };
 const char *const pcv_mcg_event_name[PCV_MCG_EV_N] = { "low", "high", "max", "oom" };
 
-const char *const pcv_db_when[PCV_DB_NWHEN] = { "read", "writeback", "irq-writeback", "fsync" };
+const char *const pcv_db_when[PCV_DB_NWHEN] = {
+	"read", "writeback", "irq-writeback", "fsync", "close",
+};
 const char *const pcv_db_result[PCV_DB_NRESULT] = {
 	"dropped", "gone", "claimed", "mapped", "dirty", "writeback", "locked", "busy", "tail", "irq",
 };
+const char *const pcv_call_count[PCV_CALL_N] = { "marked", "served", "dropped", "kept" };
 
 uint32_t pcv_kdev(uint64_t st_dev)
 {
@@ -357,6 +360,7 @@ static void wmove(struct pcv_file *f, uint64_t index, uint64_t n, unsigned from,
 static void write_event(struct pcv_file *f, const struct pcv_event *ev)
 {
 	uint64_t pages = ev->nr_pages ? ev->nr_pages : 1;
+	unsigned from;
 
 	switch (ev->kind) {
 	case PCV_EV_DIRTY:
@@ -377,16 +381,24 @@ static void write_event(struct pcv_file *f, const struct pcv_event *ev)
 		if (ev->arg[0] == PCV_DB_READ || ev->arg[1] >= PCV_DB_NRESULT ||
 		    ev->arg[1] == PCV_DB_WRITEBACK)
 			break;
-		/* its writeback is done: clean, then dropped, kept, or dirty again */
-		wmove(f, ev->index, pages, W_BUT(PCV_W_CLEAN), PCV_W_CLEAN);
+		/*
+		 * after its writeback: clean, then dropped, kept, or dirty again;
+		 * at the last close (the end of the file a writer kept) it was
+		 * written back already, or is dirty still: no writeback ends here
+		 */
+		from = 1u << PCV_W_CLEAN;
+		if (ev->arg[0] == PCV_DB_CLOSE)
+			from = W_ANY;
+		else
+			wmove(f, ev->index, pages, W_BUT(PCV_W_CLEAN), PCV_W_CLEAN);
 		if (ev->arg[1] == PCV_DB_DIRTY) {
-			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_DIRTY);
-		} else if (ev->arg[1] == PCV_DB_DROPPED || ev->arg[1] == 1 /* gone */) {
-			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_DROPPED);
+			wmove(f, ev->index, pages, from, PCV_W_DIRTY);
+		} else if (ev->arg[1] == PCV_DB_DROPPED || ev->arg[1] == PCV_DB_GONE) {
+			wmove(f, ev->index, pages, from, PCV_W_DROPPED);
 		} else {
 			uint64_t before = f->wto[PCV_W_KEPT];
 
-			wmove(f, ev->index, pages, 1u << PCV_W_CLEAN, PCV_W_KEPT);
+			wmove(f, ev->index, pages, from, PCV_W_KEPT);
 			f->wkept[ev->arg[1]] += f->wto[PCV_W_KEPT] - before;
 		}
 		break;
@@ -682,7 +694,8 @@ void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg)
 		if (slot && slot->pfn_plus1 == m->uncharged[i] + 1 && !slot->memcg)
 			m->uncharged[live++] = m->uncharged[i];
 	}
-	qsort(m->uncharged, live, sizeof(*m->uncharged), cmp_pfn);
+	if (live)	/* m->uncharged may still be NULL, which qsort() must not get */
+		qsort(m->uncharged, live, sizeof(*m->uncharged), cmp_pfn);
 	for (size_t i = 0; i < live; i++) {
 		uint64_t pfn = m->uncharged[i], *n;
 		struct pcv_pfn_slot *slot = pfn_slot(m, pfn);
@@ -728,28 +741,24 @@ static void added(struct pcv_model *m, int fi, const struct pcv_event *ev)
 		m->uncharged[m->nuncharged++] = ev->pfn;
 }
 
-/* n events like ev, of pages pages together, in the counts (and file fi's, if watched) */
-static void count(struct pcv_model *m, int fi, const struct pcv_event *ev, uint64_t n,
-		  uint64_t pages)
+/* An event in the counts (and file fi's, if watched) */
+static void count(struct pcv_model *m, int fi, const struct pcv_event *ev)
 {
-	m->ev_count[ev->kind] += n;
+	uint64_t pages = event_pages(ev);
+
+	m->ev_count[ev->kind]++;
 	m->ev_pages[ev->kind] += pages;
 	if (ev->kind == PCV_EV_DB_END) {
 		if (ev->arg[0] < PCV_DB_NWHEN)
-			m->db_end_when[ev->arg[0]] += n;
+			m->db_end_when[ev->arg[0]]++;
 		if (ev->arg[1] < PCV_DB_NRESULT)
 			m->db_end_pages[ev->arg[1]] += pages;
 	}
+	if (ev->kind == PCV_EV_DB_CALL)
+		for (int c = 0; c < PCV_CALL_N; c++)
+			m->db_call[c] += ev->arg[1 + c];
 	if (fi >= 0)
-		m->files[fi].events[ev->kind] += n;
-}
-
-void pcv_model_count(struct pcv_model *m, const struct pcv_event *ev, uint64_t n)
-{
-	int fi = pcv_model_find_file(m, ev->dev, ev->ino);
-
-	if (fi >= 0)
-		count(m, fi, ev, n, ev->nr_pages);
+		m->files[fi].events[ev->kind]++;
 }
 
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
@@ -793,7 +802,7 @@ void pcv_model_event(struct pcv_model *m, const struct pcv_event *in)
 			return;
 		break;
 	}
-	count(m, fi, &ev, 1, event_pages(&ev));
+	count(m, fi, &ev);
 	ring_push(m, &ev);
 	if (fi < 0)
 		return;
@@ -872,6 +881,8 @@ void pcv_model_reset_counts(struct pcv_model *m)
 	memset(m->ev_pages, 0, sizeof(m->ev_pages));
 	memset(m->db_end_when, 0, sizeof(m->db_end_when));
 	memset(m->db_end_pages, 0, sizeof(m->db_end_pages));
+	memset(m->db_call, 0, sizeof(m->db_call));
+	m->folio_pauses = 0;
 	memset(m->ev_prev, 0, sizeof(m->ev_prev));
 	memset(m->ev_rate, 0, sizeof(m->ev_rate));
 	for (int i = 0; i < m->nfiles; i++) {

@@ -43,11 +43,11 @@ enum pcv_kind {
 	PCV_EV_KSWAPD_WAKER,	/* vmscan:mm_vmscan_wakeup_kswapd (in the task that wakes kswapd) */
 	PCV_EV_DIRECT_RECLAIM,	/* vmscan:mm_vmscan_direct_reclaim_begin */
 	PCV_EV_RECLAIM,		/* vmscan:mm_vmscan_lru_shrink_inactive */
-	PCV_EV_DB_MARK,		/* filemap:dropbehind_mark */
-	PCV_EV_DB_SERVE,	/* filemap:dropbehind_serve */
-	PCV_EV_DB_CLAIM,	/* filemap:dropbehind_claim */
-	PCV_EV_DB_END,		/* filemap:dropbehind_end */
-	PCV_EV_DB_CALL,		/* filemap:dropbehind_call */
+	PCV_EV_DB_MARK,		/* filemap:mm_filemap_dropbehind_mark */
+	PCV_EV_DB_SERVE,	/* filemap:mm_filemap_dropbehind_serve */
+	PCV_EV_DB_CLAIM,	/* filemap:mm_filemap_dropbehind_claim */
+	PCV_EV_DB_END,		/* filemap:mm_filemap_dropbehind_end */
+	PCV_EV_DB_CALL,		/* filemap:mm_filemap_dropbehind_call */
 	PCV_EV_WB_START,	/* writeback:sb_mark_inode_writeback (a file's first folio under writeback) */
 	PCV_EV_WB_END,		/* writeback:sb_clear_inode_writeback (its last folio written) */
 	PCV_EV_NKINDS
@@ -55,16 +55,32 @@ enum pcv_kind {
 
 /* Short names (batch columns "ev_<name>") and the words of the event log. */
 extern const char *const pcv_kind_name[PCV_EV_NKINDS];
+/*
+ * The kinds an uncached read fires for each folio it meets (a bit per
+ * kind): a cold one adds, puts on an LRU list, marks, ends and deletes
+ * it, a warm one serves it.  Beside a stream they are most of the cost
+ * of tracing it.
+ */
+#define PCV_FOLIO_KINDS (1u << PCV_EV_ADD | 1u << PCV_EV_DELETE | 1u << PCV_EV_LRU_INSERT | \
+			 1u << PCV_EV_DB_MARK | 1u << PCV_EV_DB_SERVE | 1u << PCV_EV_DB_END)
 
-/* As the kernel's enum dropbehind_when and enum dropbehind_result (pagemap.h) */
-#define PCV_DB_NWHEN 4
+/*
+ * As the kernel's enum dropbehind_when and enum dropbehind_result
+ * (mm/internal.h; pagemap.h in older pclab kernels, which end no folio at
+ * close)
+ */
+#define PCV_DB_NWHEN 5
 #define PCV_DB_NRESULT 10
 extern const char *const pcv_db_when[PCV_DB_NWHEN];
 extern const char *const pcv_db_result[PCV_DB_NRESULT];
 
-/* dropbehind_end's when and result, as in the kernel's enums */
-enum { PCV_DB_READ = 0 };
-enum { PCV_DB_DROPPED = 0, PCV_DB_DIRTY = 4, PCV_DB_WRITEBACK = 5, PCV_DB_IRQ = 9 };
+/* mm_filemap_dropbehind_end's when and result, as in the kernel's enums */
+enum { PCV_DB_READ = 0, PCV_DB_CLOSE = 4 };
+enum { PCV_DB_DROPPED = 0, PCV_DB_GONE = 1, PCV_DB_DIRTY = 4, PCV_DB_WRITEBACK = 5,
+       PCV_DB_IRQ = 9 };
+/* mm_filemap_dropbehind_call's folio counts, summed (pcv_model.db_call) */
+enum { PCV_CALL_MARKED, PCV_CALL_SERVED, PCV_CALL_DROPPED, PCV_CALL_KEPT, PCV_CALL_N };
+extern const char *const pcv_call_count[PCV_CALL_N];
 
 /*
  * A page's write state (the write timeline), in the order of the write
@@ -73,7 +89,8 @@ enum { PCV_DB_DROPPED = 0, PCV_DB_DIRTY = 4, PCV_DB_WRITEBACK = 5, PCV_DB_IRQ = 
  * first folio goes under writeback, sb_mark_inode_writeback), clean (its
  * file's writeback done, sb_clear_inode_writeback, or its own
  * dropbehind_end after writeback), then dropped or kept (dropbehind_end's
- * result).  NONE: no write seen.
+ * result; at the last close, straight from the state it had).  NONE: no
+ * write seen.
  */
 enum pcv_wstate { PCV_W_NONE, PCV_W_DIRTY, PCV_W_WRITEBACK, PCV_W_CLEAN, PCV_W_DROPPED,
 		  PCV_W_KEPT, PCV_W_N };
@@ -365,10 +382,19 @@ struct pcv_model {
 	bool primed;		/* a first tick happened: rates can be computed */
 	/* events */
 	bool events_on;
-	char events_why[128];	/* why not, or what source */
+	char events_why[192];	/* why not, or what source */
 	uint64_t ev_count[PCV_EV_NKINDS], ev_pages[PCV_EV_NKINDS];
 	/* dropbehind_end: folios by when, pages by result (what the labs grade) */
 	uint64_t db_end_when[PCV_DB_NWHEN], db_end_pages[PCV_DB_NRESULT];
+	/* dropbehind_call: the folios the calls met, summed by enum PCV_CALL_ */
+	uint64_t db_call[PCV_CALL_N];
+	/*
+	 * Live beside uncached reads, the per-folio events (PCV_FOLIO_KINDS)
+	 * are sampled for their cost: an uncached read's call switches them
+	 * off, for a pause (docs/pcviz.md).  The pauses since the start; 0:
+	 * their counts are every event.
+	 */
+	uint64_t folio_pauses;
 	uint64_t ev_prev[PCV_EV_NKINDS];
 	double ev_rate[PCV_EV_NKINDS];
 	uint64_t unattributed;	/* LRU events for pages of no watched file */
@@ -425,16 +451,6 @@ void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 
 /* Feeds one event: counts, attribution, the ring, reconstruction. */
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
-/*
- * Counts n events like ev of a watched file that were not handed over one
- * by one but counted from the events that stand for them (an uncached
- * read's call, an uncached write's mark); ev->nr_pages is their
- * pages together.  Only the counts move: an uncached read's folios,
- * brought in and dropped, leave the pages as they found them, an uncached
- * write's folio has its state from its own mark event, and the event log
- * shows the reads' dropbehind_call instead.
- */
-void pcv_model_count(struct pcv_model *m, const struct pcv_event *ev, uint64_t n);
 /*
  * The cgroup charged for the page at pfn, as the source can tell: its ID,
  * 0 when it cannot.

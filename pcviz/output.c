@@ -10,10 +10,13 @@
 #include "output.h"
 #include "pclab/table.h"
 
-#define MAX_VALUES (40 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + 2 * PCV_W_N)
+#define MAX_VALUES (40 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + \
+		    PCV_CALL_N + 2 * PCV_W_N)
 
 /* pcv_db_when as column names: "irq-writeback" is no name a script can use as a key */
-static const char *const db_when_key[PCV_DB_NWHEN] = { "read", "writeback", "irq_writeback", "fsync" };
+static const char *const db_when_key[PCV_DB_NWHEN] = {
+	"read", "writeback", "irq_writeback", "fsync", "close",
+};
 
 /* a value of the model, or empty (null) where it is unknown */
 static void known_uint(struct pclab_table *t, const char *name, uint64_t u, bool known)
@@ -215,6 +218,9 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	known_uint(t, "mglru", (uint64_t)(s->mglru > 0), s->mglru >= 0);
 	pclab_add_text(t, "events", m->events_on ? "on" : "off");
 	pclab_add_text(t, "events_why", m->events_why);
+	/* whether the per-folio counts below are every event, or leave some out */
+	pclab_add_text(t, "folio_events", m->folio_pauses ? "sampled" : "whole");
+	pclab_add_uint(t, "folio_pauses", m->folio_pauses);
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
 		pclab_table_add(t, PCLAB_UINT, "ev_%s", pcv_kind_name[k])->u = m->ev_count[k];
 	for (int k = 0; k < PCV_EV_NKINDS; k++)
@@ -225,6 +231,8 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	for (int r = 0; r < PCV_DB_NRESULT; r++)
 		pclab_table_add(t, PCLAB_UINT, "db_end_pages_%s", pcv_db_result[r])->u =
 			m->db_end_pages[r];
+	for (int c = 0; c < PCV_CALL_N; c++)
+		pclab_table_add(t, PCLAB_UINT, "db_call_%s", pcv_call_count[c])->u = m->db_call[c];
 	/* the write timeline: pages in each write state now, and that went into it */
 	for (int w = PCV_W_DIRTY; w < PCV_W_N; w++) {
 		uint64_t now = 0, to = 0;

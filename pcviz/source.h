@@ -23,6 +23,13 @@ struct pcv_source {
 	void (*close)(struct pcv_source *s, struct pcv_model *m);
 	/* Optional: reads buffered events between refreshes, so none are lost. */
 	void (*drain)(struct pcv_source *s, struct pcv_model *m);
+	/*
+	 * Optional, a replay's: the time of the next event not yet replayed,
+	 * on the clock of the model's now; INFINITY when none is left.  Batch
+	 * mode leaves out the lines of intervals that are idle between two
+	 * that are not.
+	 */
+	double (*next_event)(struct pcv_source *s);
 	bool realtime;		/* live: batch mode sleeps between refreshes */
 	void *priv;
 };

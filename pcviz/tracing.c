@@ -20,32 +20,29 @@
 #define MAX_STALE 32
 
 /*
- * The per-folio events of the folios an uncached read brings in and drops,
- * five a folio, are left out and counted from the read's dropbehind_call,
- * where the kernel tells them apart (the series' patches 17 to 19).  Their
- * uncounted_ twins fire for every other folio; a filter would keep them
- * out of the ring buffer too, but each would still be built first, which
- * costs an uncached stream 12.5% (docs/bench.md).  The map does not need
- * them (cachestat), nor do the pages' states, which they leave as they
- * found them; the log shows the reads' calls instead.  The add events of
- * the folios an uncached write brings in are counted from their marks,
- * streamed; their pfns, and so their cgroups, are not known.  LRU
- * insertions of such folios are left out uncounted: they name no file.
+ * An uncached read fires an event for each folio it meets, five for each
+ * it brings in and drops (add, LRU insertion, mark, end, delete), a serve
+ * for each it finds cached (PCV_FOLIO_KINDS).  Beside a stream, copying
+ * them out and decoding them costs the stream half its speed, and even a
+ * filter that discards them in the kernel costs 12.5%: an enabled event
+ * builds its record before its filter reads it (docs/pcviz.md).
+ * Nothing in those events tells a stream's folios from others before the
+ * record is built, so pcviz samples them.  Each uncached read's call
+ * event switches them off in the kernel at once (a disable_event trigger:
+ * a soft-disabled event returns before it builds anything, but still
+ * costs a call); pcviz, once it sees that, switches them off in full,
+ * triggers removed and tracepoints unregistered, for a pause, then on
+ * again.  A call per pause is seen folio by folio, or the end of one, and
+ * the calls' counts (marked, served, dropped and kept folios) count every
+ * call.  While uncached reads go on the pauses grow, up to MAX_OFF_POLLS;
+ * without them nothing is switched, and every event comes.
  */
-static const struct summed {
-	enum pcv_kind kind;
-	const char *twin;	/* the event that leaves them out, in the kind's system */
-} summed[] = {
-	{ PCV_EV_ADD, "uncounted_mm_filemap_add_to_page_cache" },
-	{ PCV_EV_DELETE, "uncounted_mm_filemap_delete_from_page_cache" },
-	{ PCV_EV_DB_MARK, "uncounted_dropbehind_mark" },
-	{ PCV_EV_DB_END, "uncounted_dropbehind_end" },
-	{ PCV_EV_LRU_INSERT, "uncounted_mm_lru_insertion" },
-};
-#define NSUMMED (sizeof(summed) / sizeof(summed[0]))
-/* The kinds that must all be on to sum: the summed ones and the calls they are counted from */
-#define SUMMING_KINDS (1u << PCV_EV_ADD | 1u << PCV_EV_DELETE | 1u << PCV_EV_DB_MARK | \
-		       1u << PCV_EV_DB_END | 1u << PCV_EV_DB_CALL)
+/* The trigger's condition: reads.  A write's folios are the write timeline's */
+#define SAMPLED_FILTER "write == 0"
+/* Reads of the events (100 ms apart) the sampled events stay off at most: 1.6 s */
+#define MAX_OFF_POLLS 16
+/* How long after switching them on again pcviz looks whether a call switched them off */
+#define ARMED_CHECK_US 20000
 
 /* Task names remembered (a slot per pid modulo this), and for how long */
 #define COMM_SLOTS 256
@@ -62,10 +59,14 @@ static struct {
 	uint64_t lost_seen;
 	int stale;
 	int kpagecgroup;	/* /proc/kpagecgroup, -1 when it cannot be read */
-	/* the event enabled for each spec, a twin of summed[] (NULL: the spec's own) */
-	const char *name[PCV_NSPECS];
-	/* dropbehind_call's counts of what the twins leave out (NULL: not summing) */
-	struct tep_format_field *created, *created_pages, *dropped_pages;
+	/* the enable files of the sampled per-folio events, open; -1: not sampled */
+	int sampled[PCV_NSPECS];
+	/*
+	 * the sampled events are off in full, for off_for reads of the events
+	 * (off_polls so far); the next pause is next_off reads long
+	 */
+	bool folios_off;
+	int off_polls, off_for, next_off;
 	/* pid -> comm for the evictions: /proc read once per task, not per event */
 	struct {
 		int pid;
@@ -78,7 +79,7 @@ static struct {
 		double when;
 		uint64_t id;
 	} cgroup[COMM_SLOTS];
-} T = { .kpagecgroup = -1 };
+} T = { .kpagecgroup = -1, .sampled = { [0 ... PCV_NSPECS - 1] = -1 } };
 
 struct stale_list {
 	char *name[MAX_STALE];
@@ -166,28 +167,22 @@ static char *filter_for(const struct pcv_model *m, enum pcv_filter kind)
 	return s;
 }
 
-/* The event enabled for spec i */
-static const char *event_name(int i)
-{
-	return T.name[i] ? T.name[i] : pcv_specs[i].name;
-}
-
 /* The filter of event i in our instance: 0, or -1 if the kernel refused it */
 static int write_filter(const struct pcv_model *m, int i)
 {
 	char *filter = filter_for(m, pcv_specs[i].filter);
-	int err = filter && tracefs_event_file_write(T.inst, pcv_specs[i].system, event_name(i),
+	int err = filter && tracefs_event_file_write(T.inst, pcv_specs[i].system, T.dec.ev[i].name,
 						     "filter", filter) < 0 ? -1 : 0;
 
 	free(filter);
 	return err;
 }
 
-/* Filters and enables event i (its twin, if summing) in our instance: false if refused */
+/* Filters and enables event i in our instance: false if refused */
 static bool enable(const struct pcv_model *m, int i)
 {
 	return !write_filter(m, i) &&
-	       !tracefs_event_enable(T.inst, pcv_specs[i].system, event_name(i));
+	       !tracefs_event_enable(T.inst, pcv_specs[i].system, T.dec.ev[i].name);
 }
 
 void pcv_trace_refilter(const struct pcv_model *m)
@@ -211,10 +206,10 @@ static int spec_of(enum pcv_kind kind)
 }
 
 /*
- * The formats of pcviz's events and their twins only:
- * tracefs_local_events() would also parse every other event of the
- * systems and /proc/kallsyms, which takes seconds on a slow guest, during
- * which the events would be missed.
+ * The formats of pcviz's events only, each under its name or its former
+ * one (struct pcv_evspec's was): tracefs_local_events() would also parse
+ * every other event of the systems and /proc/kallsyms, which takes
+ * seconds on a slow guest, during which the events would be missed.
  */
 static struct tep_handle *load_formats(void)
 {
@@ -227,14 +222,15 @@ static struct tep_handle *load_formats(void)
 	tep_set_page_size(tep, getpagesize());
 	tep_set_file_bigendian(tep, endian);
 	tep_set_local_bigendian(tep, endian);
-	for (size_t i = 0; i < PCV_NSPECS + NSUMMED; i++) {
-		int spec = i < PCV_NSPECS ? (int)i : spec_of(summed[i - PCV_NSPECS].kind), size;
-		const char *name = i < PCV_NSPECS ? pcv_specs[i].name : summed[i - PCV_NSPECS].twin;
-		char *format = tracefs_event_file_read(NULL, pcv_specs[spec].system, name, "format",
-						       &size);
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		const struct pcv_evspec *s = &pcv_specs[i];
+		int size;
+		char *format = tracefs_event_file_read(NULL, s->system, s->name, "format", &size);
 
+		if (!format && s->was)
+			format = tracefs_event_file_read(NULL, s->system, s->was, "format", &size);
 		if (format)
-			tep_parse_event(tep, format, (unsigned long)size, pcv_specs[spec].system);
+			tep_parse_event(tep, format, (unsigned long)size, s->system);
 		free(format);
 	}
 	return tep;
@@ -253,82 +249,130 @@ static int fail(char *why, size_t len, const char *fmt, const char *arg)
 	return -1;
 }
 
-/*
- * Sums, if every per-folio kind is asked for, with the call events to
- * count them from, and the kernel tells the folios apart, counts them and
- * has the twins that leave them out: sets T.name, the decoder's ids and
- * the call's fields (T.created set: summing).
- */
-static void sum_if_possible(unsigned kinds)
+/* Stops sampling: every per-folio event comes, whoever calls */
+static void stop_sampling(void)
 {
-	struct tep_event *call = tep_find_event_by_name(T.tep, "filemap", "dropbehind_call");
-	struct pcv_decoder twins = T.dec;
+	int call = spec_of(PCV_EV_DB_CALL);
 
-	for (int k = 0; k < PCV_EV_NKINDS; k++)
-		if ((SUMMING_KINDS & 1u << k) && !has_kind((enum pcv_kind)k))
-			return;
-	if ((kinds & SUMMING_KINDS) != SUMMING_KINDS || !call)
-		return;
-	for (size_t k = 0; k < NSUMMED; k++)
-		if ((kinds & 1u << summed[k].kind) &&
-		    !pcv_decoder_use(&twins, T.tep, spec_of(summed[k].kind), summed[k].twin))
-			return;
-	T.created = tep_find_field(call, "created");
-	T.created_pages = tep_find_field(call, "created_pages");
-	T.dropped_pages = tep_find_field(call, "dropped_pages");
-	if (!T.created || !T.created_pages || !T.dropped_pages) {
-		T.created = NULL;
-		return;
+	if (T.inst && T.dec.ev[call].name)
+		tracefs_event_file_clear(T.inst, pcv_specs[call].system, T.dec.ev[call].name,
+					 "trigger");
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		if (T.sampled[i] >= 0)
+			close(T.sampled[i]);
+		T.sampled[i] = -1;
 	}
-	T.dec = twins;
-	for (size_t k = 0; k < NSUMMED; k++)
-		if (kinds & 1u << summed[k].kind)
-			T.name[spec_of(summed[k].kind)] = summed[k].twin;
-}
-
-/* Field f of a live record, into *v; false if the record is too short */
-static bool number(struct tep_format_field *f, const struct tep_record *rec,
-		   unsigned long long *v)
-{
-	return f->offset >= 0 &&
-	       (unsigned long)f->offset + (unsigned long)f->size <= (unsigned long)rec->size &&
-	       !tep_read_number_field(f, rec->data, v);
+	T.folios_off = false;
 }
 
 /*
- * Counts what the twins leave out of the ring buffer, from the events
- * that stand for it: an uncached read's call (the folios it brought in,
- * their adds and marks; the folios it dropped, their ends and deletes),
- * an uncached write's mark (its folio's add).
+ * Adds (on) or removes the trigger by which each uncached read's call
+ * switches sampled event i off: false if the kernel refused.  Appended,
+ * as a write that truncates the file removes every trigger.
  */
-static void count_summed(struct pcv_model *m, const struct pcv_event *ev,
-			 const struct tep_record *rec)
+static bool trigger(int i, bool on)
 {
-	unsigned long long created, created_pages, dropped_pages;
-	struct pcv_event like = { .dev = ev->dev, .ino = ev->ino };
+	int call = spec_of(PCV_EV_DB_CALL);
+	char text[160];
 
-	if (ev->kind == PCV_EV_DB_MARK && ev->arg[0]) {
-		like.kind = PCV_EV_ADD;
-		like.nr_pages = ev->nr_pages;
-		pcv_model_count(m, &like, 1);
+	snprintf(text, sizeof(text), "%sdisable_event:%s:%s if " SAMPLED_FILTER, on ? "" : "!",
+		 pcv_specs[i].system, T.dec.ev[i].name);
+	return tracefs_event_file_append(T.inst, pcv_specs[call].system, T.dec.ev[call].name,
+					  "trigger", text) >= 0;
+}
+
+/*
+ * Samples the per-folio events enabled in on, if the calls that count
+ * their folios are on too (see SAMPLED_FILTER).  Returns how many are
+ * sampled; -1 if the kernel refused, and then none is.
+ */
+static int sample_folios(unsigned on)
+{
+	int n = 0;
+
+	if (!(on & 1u << PCV_EV_DB_CALL))
+		return 0;
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		const struct pcv_evspec *s = &pcv_specs[i];
+		char *path;
+
+		if (!(on & PCV_FOLIO_KINDS & 1u << s->kind) || T.dec.ev[i].id < 0)
+			continue;
+		path = tracefs_event_get_file(T.inst, s->system, T.dec.ev[i].name, "enable");
+		T.sampled[i] = path ? open(path, O_RDWR | O_CLOEXEC) : -1;
+		tracefs_put_tracing_file(path);
+		if (T.sampled[i] < 0 || !trigger(i, true)) {
+			stop_sampling();
+			return -1;
+		}
+		n++;
+	}
+	T.next_off = 1;
+	return n;
+}
+
+/* Has an uncached read's call switched the sampled events off? */
+static bool switched_off(void)
+{
+	bool off = false;
+
+	for (int i = 0; i < PCV_NSPECS; i++) {
+		char state[4] = "";
+
+		/* "1*": enabled, in the trigger's soft mode; "0*": switched off by it */
+		off |= T.sampled[i] >= 0 && pread(T.sampled[i], state, sizeof(state) - 1, 0) > 0 &&
+		       state[0] == '0';
+	}
+	return off;
+}
+
+/*
+ * Switched off by an uncached read: off in full for a pause (the triggers
+ * removed, so their tracepoints are too, and cost nothing), T.next_off
+ * reads of the events long; the next pause, twice as long.
+ */
+static void pause_folios(struct pcv_model *m)
+{
+	m->folio_pauses++;
+	for (int i = 0; i < PCV_NSPECS; i++)
+		if (T.sampled[i] >= 0)
+			trigger(i, false);
+	T.folios_off = true;
+	T.off_polls = 0;
+	T.off_for = T.next_off;
+	T.next_off = T.next_off < MAX_OFF_POLLS ? 2 * T.next_off : MAX_OFF_POLLS;
+}
+
+/*
+ * The sampled events at each read of the events: after a pause, on again
+ * and armed; while uncached reads go on, one switches them off within a
+ * call, and they pause again, for longer.  Found on at a read of the
+ * events (no uncached read since they were armed), the next pause is one
+ * read of the events again.
+ */
+static void resample(struct pcv_model *m)
+{
+	if (T.folios_off) {
+		if (++T.off_polls < T.off_for)
+			return;
+		for (int i = 0; i < PCV_NSPECS; i++)
+			if (T.sampled[i] >= 0 && pwrite(T.sampled[i], "1", 1, 0) == 1)
+				trigger(i, true);
+		T.folios_off = false;
+		/*
+		 * reads going on end a call within milliseconds: its switch is
+		 * caught now, not a read of the events later, during which the
+		 * soft-disabled events would cost each folio a call
+		 */
+		usleep(ARMED_CHECK_US);
+		if (switched_off())
+			pause_folios(m);
 		return;
 	}
-	if (ev->kind != PCV_EV_DB_CALL || ev->arg[0] || !number(T.created, rec, &created) ||
-	    !number(T.created_pages, rec, &created_pages) ||
-	    !number(T.dropped_pages, rec, &dropped_pages))
-		return;
-	like.nr_pages = created_pages;
-	like.kind = PCV_EV_ADD;
-	pcv_model_count(m, &like, created);
-	like.kind = PCV_EV_DB_MARK;
-	pcv_model_count(m, &like, created);
-	like.nr_pages = dropped_pages;
-	like.kind = PCV_EV_DELETE;
-	pcv_model_count(m, &like, ev->arg[3]);	/* dropped folios */
-	like.kind = PCV_EV_DB_END;
-	like.arg[0] = PCV_DB_READ;
-	like.arg[1] = PCV_DB_DROPPED;
-	pcv_model_count(m, &like, ev->arg[3]);
+	if (switched_off())
+		pause_folios(m);
+	else
+		T.next_off = 1;
 }
 
 int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *why, size_t len)
@@ -336,6 +380,7 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	const char *dir;
 	char name[32];
 	unsigned on = 0;
+	int sampled;
 
 	m->events_on = false;
 	if (geteuid() != 0)
@@ -354,26 +399,12 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	if (!T.inst)
 		return fail(why, len, "cannot create a tracefs instance: %s", strerror(errno));
 	tracefs_instance_set_buffer_size(T.inst, (size_t)buffer_kb, -1);
-	sum_if_possible(kinds);
 	for (int i = 0; i < PCV_NSPECS; i++)
 		if (T.dec.ev[i].id >= 0 && (kinds & 1u << pcv_specs[i].kind) && enable(m, i))
 			on |= 1u << pcv_specs[i].kind;
-	if (T.created && (on & SUMMING_KINDS) != SUMMING_KINDS) {
-		/* what would count the summed events is off: the events themselves, whole */
-		T.created = NULL;
-		for (int i = 0; i < PCV_NSPECS; i++) {
-			if (!T.name[i])
-				continue;
-			tracefs_event_disable(T.inst, pcv_specs[i].system, T.name[i]);
-			T.name[i] = NULL;
-			on &= ~(1u << pcv_specs[i].kind);
-			if (enable(m, i))
-				on |= 1u << pcv_specs[i].kind;
-		}
-		pcv_decoder_init(&T.dec, T.tep);
-	}
 	if (!on)
 		return fail(why, len, "%s", "could not enable any event");
+	sampled = sample_folios(on);
 	T.ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	T.cpu = calloc((size_t)T.ncpu, sizeof(*T.cpu));
 	T.page = malloc((size_t)getpagesize() * 4);
@@ -390,7 +421,8 @@ int pcv_trace_start(struct pcv_model *m, unsigned kinds, long buffer_kb, char *w
 	m->events_on = true;
 	snprintf(why, len, "live from tracefs %s%s%s%s%s%s%s", name,
 		 T.stale ? " (stale instances removed)" : "",
-		 T.created ? "; uncached reads' folios counted from their calls" : "",
+		 sampled > 0 ? "; per-folio events sampled beside uncached reads" :
+		 sampled < 0 ? "; per-folio events not sampled: the kernel refused a trigger" : "",
 		 T.dec.ev[PCV_NSPECS - 1].id < 0 ? "; this kernel has no drop-behind events" : "",
 		 !has_kind(PCV_EV_EVICT) ? "; this kernel has no workingset events" : "",
 		 T.dec.problem[0] ? "; not traced: " : "", T.dec.problem);
@@ -514,6 +546,7 @@ void pcv_trace_poll(struct pcv_model *m)
 
 	if (!T.inst)
 		return;
+	resample(m);
 	for (int c = 0; c < T.ncpu; c++) {
 		if (!T.cpu[c])
 			continue;
@@ -536,8 +569,6 @@ void pcv_trace_poll(struct pcv_model *m)
 				if (ev.kind == PCV_EV_KSWAPD_WAKER)
 					ev.reclaimer = cgroup_of(ev.pid);
 				pcv_model_event(m, &ev);
-				if (T.created)
-					count_summed(m, &ev, &rec);
 			}
 		}
 	}
@@ -558,6 +589,7 @@ void pcv_trace_stop(void)
 		free(T.cpu);
 		T.cpu = NULL;
 	}
+	stop_sampling();
 	if (T.inst) {
 		remove_instance(T.inst);
 		T.inst = NULL;
@@ -565,8 +597,6 @@ void pcv_trace_stop(void)
 	if (T.kpagecgroup >= 0)
 		close(T.kpagecgroup);
 	T.kpagecgroup = -1;
-	memset(T.name, 0, sizeof(T.name));
-	T.created = T.created_pages = T.dropped_pages = NULL;
 	if (T.kbuf)
 		kbuffer_free(T.kbuf);
 	T.kbuf = NULL;

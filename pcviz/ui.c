@@ -453,6 +453,17 @@ static void draw_events(struct ui *u, const struct run *r, int y, int x, int h, 
 			put(y + 1 + r, x + c * colw, colw - 1, A_NORMAL, "%-14s%s", pcv_kind_name[k], count);
 	}
 	row = y + 1 + half;
+	if (m->folio_pauses && row < y + h) {
+		char folios[PCV_CALL_N][16];
+
+		for (int c = 0; c < PCV_CALL_N; c++)
+			human((double)m->db_call[c], folios[c], sizeof(folios[c]));
+		put(row++, x, w, colour(u, C_ALERT),
+		    "per-folio counts are a sample: off %llu times beside uncached reads; "
+		    "the calls met %s marked, %s served, %s dropped, %s kept folios",
+		    (unsigned long long)m->folio_pauses, folios[PCV_CALL_MARKED],
+		    folios[PCV_CALL_SERVED], folios[PCV_CALL_DROPPED], folios[PCV_CALL_KEPT]);
+	}
 	if (row < y + h)
 		put(row++, x, w, A_DIM, "latest (unattributed LRU events: %llu)",
 		    (unsigned long long)m->unattributed);

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
+#include "pclab/uncached.h"
 #include <liburing.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -131,17 +131,23 @@ static void request_stop(int sig)
 	stop_requested = 1;
 }
 
-/* The next block to do, or -1 when the run is over. */
+/*
+ * The next block to do, or -1 when the run is over.  With --rate, it waits
+ * for the next I/O's time, but never past --time's end, and a stop request
+ * ends the wait (no SA_RESTART): the run is over then.
+ */
 static long long next(void)
 {
-	double t = pclab_now();
+	for (;;) {
+		double t = pclab_now() - r.start, due = o.rate > 0 ? r.ops / o.rate : 0;
+		struct timespec ts;
 
-	if (stop_requested || (o.seconds > 0 && t - r.start >= o.seconds) ||
-	    (o.seconds <= 0 && r.next_block >= r.nblocks))
-		return -1;
-	if (o.rate > 0 && r.ops / o.rate > t - r.start) {
-		struct timespec ts = pclab_timespec(r.ops / o.rate - (t - r.start));
-
+		if (stop_requested || (o.seconds > 0 && t >= o.seconds) ||
+		    (o.seconds <= 0 && r.next_block >= r.nblocks))
+			return -1;
+		if (due <= t)
+			break;
+		ts = pclab_timespec((o.seconds > 0 && due > o.seconds ? o.seconds : due) - t);
 		nanosleep(&ts, NULL);
 	}
 	r.next_block++;
@@ -150,6 +156,9 @@ static long long next(void)
 
 static void account(double t0, long long n)
 {
+	/* the run's reads lie within the file as it was (main()): it has shrunk */
+	if (n == 0 && !o.write)
+		die(o.file, "a read found the end of the file: it is shorter than when the run began");
 	hist_add(&lat, (uint64_t)((pclab_now() - t0) * 1e9));
 	r.ops++;
 	r.bytes += n;
@@ -430,12 +439,39 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 	       r.cached_peak / 1024.0, cached / 1024.0, d[PGPGIN], d[PGPGOUT]);
 }
 
+/*
+ * The --log file, written afresh.  Never the file the run reads (data, its
+ * fstat), by its name or another link: truncating the log would destroy
+ * the data before the first read.  So it is opened without O_TRUNC, its
+ * identity compared, and only then emptied.
+ */
+static FILE *open_log(const struct stat *data)
+{
+	int fd = open(o.log, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	struct stat st;
+	FILE *log;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(o.log, strerror(errno));
+	if (st.st_dev == data->st_dev && st.st_ino == data->st_ino)
+		pclab_usage_error("--log: '%s' is FILE itself: the log would overwrite what the run "
+				  "reads", o.log);
+	/* a FIFO or a terminal has nothing to empty */
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		die(o.log, strerror(errno));
+	log = fdopen(fd, "w");
+	if (!log)
+		die(o.log, strerror(errno));
+	return log;
+}
+
 int main(int argc, char **argv)
 {
 	struct baseline before;
 	struct memstate mem;
+	struct stat st;
 	unsigned char *buf, *map = NULL;
-	char err[256];
+	char err[256], why[128];
 	double elapsed;
 	int fd;
 
@@ -451,16 +487,15 @@ int main(int argc, char **argv)
 	case IOLAB_RUN:
 		break;
 	}
-	fd = open(o.file, (o.write ? O_RDWR | O_CREAT : O_RDONLY) | (iolab_direct(&o) ? O_DIRECT : 0),
-		  0644);
-	if (fd < 0)
-		die(o.file, strerror(errno));
-	if (o.size < 0) {
-		struct stat st;
-
-		if (fstat(fd, &st))
-			die(o.file, strerror(errno));
+	fd = open_regular(o.file, (o.write ? O_RDWR | O_CREAT : O_RDONLY) |
+			  (iolab_direct(&o) ? O_DIRECT : 0), &st);
+	if (o.size < 0)
 		o.size = st.st_size;
+	if (!o.write && o.size > st.st_size) {
+		/* reads there return nothing: no I/O to count, and no end to a pass */
+		snprintf(why, sizeof(why), "--size %lld is past the end of the file (%lld bytes)",
+			 o.size, (long long)st.st_size);
+		die(o.file, why);
 	}
 	r.nblocks = o.size / o.bs;
 	if (r.nblocks < 1)
@@ -469,9 +504,7 @@ int main(int argc, char **argv)
 		die(o.file, errno == ENOSYS ? "--hits needs cachestat(2), Linux 6.5 or later" :
 			strerror(errno));
 	if (o.log) {
-		r.log = fopen(o.log, "w");
-		if (!r.log)
-			die(o.log, strerror(errno));
+		r.log = open_log(&st);
 		fprintf(r.log, "seconds,mb_s,iops,cached_kib,dirty_kib,writeback_kib,kswapd_pct,"
 			"hit_pct,allocstall_s,pgscan_direct_s,psi_mem_pct\n");
 		/* where the plots start */

@@ -10,7 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <linux/fs.h>
+#include "pclab/uncached.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -141,13 +141,16 @@ static void print_cachestat(int fd, long long offset, long long len, const char 
  * --map: the range mapped shared and read-only, every page touched, held
  * until SIGTERM or SIGINT.  The signals are blocked from the start and
  * taken with sigwait(), so one that comes early is not lost and ends the
- * program with status 0 either way.
+ * program with status 0 either way.  The range lies within the file (st):
+ * touching a page past its end would kill the program with SIGBUS.
  */
-static void hold_mapped(int fd, long long offset, long long size, const char *path)
+static void hold_mapped(int fd, long long offset, long long size, const struct stat *st,
+			const char *path)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	const unsigned char *p;
 	sigset_t stop;
+	char why[96];
 	int sig;
 
 	sigemptyset(&stop);
@@ -156,6 +159,11 @@ static void hold_mapped(int fd, long long offset, long long size, const char *pa
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	if (size == 0)
 		die(path, "--map: nothing to map (an empty range)");
+	if (offset > st->st_size || size > st->st_size - offset) {
+		snprintf(why, sizeof(why), "--map: the range ends past the end of the file (%lld bytes)",
+			 (long long)st->st_size);
+		die(path, why);
+	}
 	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, offset);
 	if (p == MAP_FAILED)
 		die(path, strerror(errno));
@@ -190,6 +198,7 @@ int main(int argc, char **argv)
 	int write_mode = 0, do_fsync = 0, stat_only = 0, map_only = 0, flags = 0, opt, fd;
 	int out[NR_COLUMNS], nout = 0;
 	bool headings = true, json = false, stat_format = false;
+	struct stat st;
 	char err[160], *buf;
 
 	opterr = 0;	/* pclab_getopt_error() says what was wrong, in one line */
@@ -229,27 +238,24 @@ int main(int argc, char **argv)
 		pclab_usage_error("--write needs --size");
 	if (stat_format && !stat_only)
 		pclab_usage_error("--output, --noheadings and --json go with --stat");
+	/* cachestat(2)'s length 0 is "to the end": what leaving --size out says */
+	if (stat_only && size == 0)
+		pclab_usage_error("--stat: --size 0 is an empty range; leave --size out for the "
+				  "rest of the file");
 	if (!nout)	/* no --output: every column, in order */
 		for (; nout < NR_COLUMNS; nout++)
 			out[nout] = nout;
 
-	fd = open(argv[optind], write_mode ? O_WRONLY | O_CREAT : O_RDONLY, 0644);
-	if (fd < 0)
-		die(argv[optind], strerror(errno));
+	fd = open_regular(argv[optind], write_mode ? O_WRONLY | O_CREAT : O_RDONLY, &st);
 	if (stat_only) {
 		print_cachestat(fd, offset, size < 0 ? 0 : size, argv[optind], out, nout, headings,
 				json);
 		return 0;
 	}
-	if (size < 0) {
-		struct stat st;
-
-		if (fstat(fd, &st))
-			die(argv[optind], strerror(errno));
+	if (size < 0)
 		size = st.st_size > offset ? st.st_size - offset : 0;
-	}
 	if (map_only) {
-		hold_mapped(fd, offset, size, argv[optind]);
+		hold_mapped(fd, offset, size, &st, argv[optind]);
 		return 0;
 	}
 	buf = malloc(block);

@@ -88,6 +88,7 @@ static void test_records(void)
 	uint32_t dev = 8 << 20 | 1;
 	struct tep_record rec = { .ts = 2000000000, .data = data, .size = sizeof(data) };
 	struct pcv_event ev;
+	bool decoded;
 
 	pcv_decoder_init(&d, tep);
 	memcpy(data, &type, 2);
@@ -98,6 +99,15 @@ static void test_records(void)
 	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD && ev.ino == 12 && ev.index == 7 &&
 	       ev.dev == dev && ev.nr_pages == 4 && ev.ts == 2.0,
 	       "a record decodes: ino, index, dev, order 2 is 4 pages, time in seconds");
+	data[36] = 32;
+	decoded = pcv_decode(&d, &rec, &ev);
+	tap_ok(decoded && ev.nr_pages == 1ull << 32, "order 32 is 2^32 pages, not order 0 (%llu)",
+	       (unsigned long long)ev.nr_pages);
+	data[36] = 200;
+	decoded = pcv_decode(&d, &rec, &ev);
+	tap_ok(decoded && ev.nr_pages == UINT64_MAX,
+	       "order 200, no folio's: it claims all pages (%llu)", (unsigned long long)ev.nr_pages);
+	data[36] = 2;
 	rec.size = 36;
 	tap_ok(!pcv_decode(&d, &rec, &ev), "a record too short for its last field is not decoded");
 	rec.size = 1;
@@ -109,45 +119,119 @@ static void test_records(void)
 	tep_free(tep);
 }
 
-/*
- * A twin of the add event (the series' uncounted_ events): its records
- * decode as adds once the decoder uses it, the add's own no longer; a
- * twin whose field lies elsewhere is refused.
- */
-static void test_twin(void)
+static void put(unsigned char *data, size_t at, uint64_t v, size_t size)
 {
-	static const char twin[] = "name: uncounted_mm_filemap_add_to_page_cache\nID: 510\n"
-				   "format:\n" COMMON ADD_FIELDS PRINT;
-	struct tep_handle *tep = tep_with(NULL, NULL);
-	struct pcv_decoder d;
-	unsigned char data[40] = { 0 };
-	uint16_t type = 510;
-	struct tep_record rec = { .data = data, .size = sizeof(data) };
-	struct pcv_event ev;
-	char moved[sizeof(twin) + 16];
-	const char *at = strstr(twin, "index;\toffset:24");
+	memcpy(data + at, &v, size);	/* little-endian host: the low bytes */
+}
 
-	tep_parse_event(tep, twin, strlen(twin), "filemap");
-	pcv_decoder_init(&d, tep);
-	memcpy(data, &type, 2);
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a twin's record is not decoded before the twin is used");
-	tap_ok(pcv_decoder_use(&d, tep, 0, "uncounted_mm_filemap_add_to_page_cache") &&
-	       pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD,
-	       "once used, the twin's records decode as adds");
-	type = 500;
-	memcpy(data, &type, 2);
-	tap_ok(!pcv_decode(&d, &rec, &ev), "and the add's own records no longer do");
-	tap_ok(!pcv_decoder_use(&d, tep, 0, "no_such_event") && d.ev[0].id == 510,
-	       "an event that does not exist is refused, the decoder left as it was");
+/* mm_filemap_dropbehind_end and _call as the series lays them out on x86_64 */
+#define END_FIELDS \
+	"\tfield:dev_t s_dev;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long index;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned int nr_pages;\toffset:32;\tsize:4;\tsigned:0;\n" \
+	"\tfield:int when;\toffset:36;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int result;\toffset:40;\tsize:4;\tsigned:1;\n"
+static const char end_format[] = "name: mm_filemap_dropbehind_end\nID: 520\nformat:\n" COMMON
+	END_FIELDS PRINT;
+static const char old_end_format[] = "name: dropbehind_end\nID: 530\nformat:\n" COMMON
+	END_FIELDS PRINT;
+static const char call_format[] = "name: mm_filemap_dropbehind_call\nID: 521\nformat:\n" COMMON
+	"\tfield:dev_t s_dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long i_ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:loff_t pos;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:size_t bytes;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool write;\toffset:40;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned int marked;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int served;\toffset:48;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int dropped;\toffset:52;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int kept;\toffset:56;\tsize:4;\tsigned:0;\n" PRINT;
+
+/* The spec of a kind */
+static int spec(enum pcv_kind kind)
+{
+	int i = 0;
+
+	while (i < PCV_NSPECS - 1 && pcv_specs[i].kind != kind)
+		i++;
+	return i;
+}
+
+/* A tep with the given formats of the filemap system */
+static struct tep_handle *tep_filemap(const char *const *formats, size_t n)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	tep_set_long_size(tep, 8);
+	for (size_t i = 0; i < n; i++)
+		tep_parse_event(tep, formats[i], strlen(formats[i]), "filemap");
+	return tep;
+}
+
+/*
+ * The drop-behind events under their names (mm_filemap_ prefix, the new
+ * moment close, the call's counts), and under the names older pclab
+ * kernels gave them, which a trace recorded there carries.
+ */
+static void test_dropbehind(void)
+{
+	const char *const both[] = { end_format, call_format, old_end_format };
+	struct tep_handle *tep = tep_filemap(both, 2);
+	int end = spec(PCV_EV_DB_END), call = spec(PCV_EV_DB_CALL);
+	unsigned char data[64] = { 0 };
+	struct tep_record rec = { .ts = 1000000000, .data = data, .size = 44 };
+	struct pcv_decoder d;
+	struct pcv_event ev;
+
+	tap_ok(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520 && d.ev[call].id == 521 &&
+	       !strcmp(d.ev[end].name, "mm_filemap_dropbehind_end") && !d.problem[0],
+	       "mm_filemap_dropbehind_end and _call decode");
+	put(data, 0, 520, 2);
+	put(data, 8, 254 << 20 | 16, 4);
+	put(data, 16, 12, 8);
+	put(data, 24, 7, 8);
+	put(data, 32, 1, 4);
+	put(data, 36, PCV_DB_CLOSE, 4);
+	put(data, 40, PCV_DB_DROPPED, 4);
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.ino == 12 &&
+	       ev.index == 7 && ev.nr_pages == 1 && ev.arg[0] == PCV_DB_CLOSE &&
+	       !strcmp(pcv_db_when[ev.arg[0]], "close") && ev.arg[1] == PCV_DB_DROPPED,
+	       "an end decodes: page 7 of ino 12, after close: dropped");
+	memset(data, 0, sizeof(data));
+	put(data, 0, 521, 2);
+	put(data, 8, 254 << 20 | 16, 4);
+	put(data, 16, 12, 8);
+	put(data, 24, 1 << 20, 8);
+	put(data, 32, 1 << 20, 8);
+	put(data, 44, 256, 4);
+	put(data, 48, 2, 4);
+	put(data, 52, 255, 4);
+	put(data, 56, 1, 4);
+	rec.size = 60;
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_CALL && ev.index == 1 << 20 &&
+	       ev.nr_pages == 1 << 20 && ev.arg[0] == 0 && ev.arg[1] == 256 && ev.arg[2] == 2 &&
+	       ev.arg[3] == 255 && ev.arg[4] == 1,
+	       "a call decodes: a read of 1 MiB at 1 MiB, 256 marked, 2 served, 255 dropped, 1 kept");
+	rec.size = 56;
+	tap_ok(!pcv_decode(&d, &rec, &ev), "a call too short for kept is not decoded");
 	tep_free(tep);
 
-	tep = tep_with(NULL, NULL);
-	snprintf(moved, sizeof(moved), "%.*sindex;\toffset:40%s", (int)(at - twin), twin,
-		 at + strlen("index;\toffset:24"));
-	tep_parse_event(tep, moved, strlen(moved), "filemap");
-	pcv_decoder_init(&d, tep);
-	tap_ok(!pcv_decoder_use(&d, tep, 0, "uncounted_mm_filemap_add_to_page_cache") &&
-	       d.ev[0].id == 500, "a twin with a field elsewhere is refused");
+	tep = tep_filemap(both + 2, 1);
+	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[end].id == 530 &&
+	       !strcmp(d.ev[end].name, "dropbehind_end"),
+	       "a trace of an older kernel: dropbehind_end decodes as mm_filemap_dropbehind_end");
+	memset(data, 0, sizeof(data));
+	put(data, 0, 530, 2);
+	put(data, 36, 3, 4);
+	put(data, 40, 2, 4);
+	rec.size = 44;
+	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.arg[0] == 3 &&
+	       ev.arg[1] == 2, "... its records as ends: after fsync, claimed");
+	tep_free(tep);
+
+	tep = tep_filemap(both, 3);
+	tap_ok(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520,
+	       "both names in one trace: the new name's event is the one decoded");
 	tep_free(tep);
 }
 
@@ -187,11 +271,6 @@ static struct tep_handle *tep_workingset(const char *from, const char *to)
 	tep_parse_event(tep, text, strlen(text), "workingset");
 	tep_parse_event(tep, refault_format, strlen(refault_format), "workingset");
 	return tep;
-}
-
-static void put(unsigned char *data, size_t at, uint64_t v, size_t size)
-{
-	memcpy(data + at, &v, size);	/* little-endian host: the low bytes */
 }
 
 static void test_workingset(void)
@@ -297,7 +376,7 @@ int main(void)
 	tep_set_loglevel(TEP_LOG_NONE);
 	test_formats();
 	test_records();
-	test_twin();
+	test_dropbehind();
 	test_workingset();
 	test_waker();
 	return tap_done(0);

@@ -753,6 +753,9 @@ static void test_charges(void)
 	FILE *out;
 
 	two_files(&a, &b);
+	/* before any add: nothing to look up (and no NULL array sorted, R2-11) */
+	pcv_model_charge(&M, fake_kpagecgroup, &calls);
+	tap_ok(calls == 0, "charges: none asked before the first add");
 	feed(ev(PCV_EV_ADD, 12, 0, 4, 1500));	/* a folio of 4 pages */
 	feed(ev(PCV_EV_ADD, 12, 4, 1, 2500));
 	feed(ev(PCV_EV_ADD, 13, 0, 1, 1600));
@@ -1152,22 +1155,79 @@ static void test_write_states(void)
 	pcv_model_free(&M);
 }
 
-static void test_summed(void)
+/*
+ * The write end a writer kept (result tail after writeback) is dropped at
+ * the last close: straight from kept to dropped, no writeback ends there;
+ * one still dirty at close stays dirty, its writeback decides.
+ */
+static void test_close(void)
 {
-	struct pcv_event e = { .kind = PCV_EV_DB_END, .dev = 266338304, .ino = 12, .nr_pages = 9,
-			       .arg = { PCV_DB_READ, PCV_DB_DROPPED } };
+	enum { AFTER_WB = 1 };
+	struct pcv_file *f;
+	struct pcv_event e;
 
 	pcv_model_init(&M);
-	pcv_model_add_file(&M, "/mnt/a", 266338304, 12, 64 << 20);
-	pcv_model_count(&M, &e, 2);
-	tap_ok(M.ev_count[PCV_EV_DB_END] == 2 && M.ev_pages[PCV_EV_DB_END] == 9 &&
-	       M.files[0].events[PCV_EV_DB_END] == 2 && M.db_end_when[PCV_DB_READ] == 2 &&
-	       M.db_end_pages[PCV_DB_DROPPED] == 9,
-	       "summed events: counted in events and pages, by when and result, for the file");
-	tap_ok(M.ring_len == 0, "summed events: the event log stays as it was");
-	e.ino = 99;
-	pcv_model_count(&M, &e, 2);
-	tap_ok(M.ev_count[PCV_EV_DB_END] == 2, "summed events of a file not watched: not counted");
+	pcv_model_add_file(&M, "log", 7 << 20 | 1, 12, 3 * 4096);
+	f = &M.files[0];
+	e = ev(PCV_EV_DB_MARK, 12, 0, 3, 0);
+	e.arg[0] = 1;
+	feed(e);
+	feed(ev(PCV_EV_WB_START, 12, 0, 0, 0));
+	feed_end(12, 0, 2, AFTER_WB, PCV_DB_DROPPED);
+	feed_end(12, 2, 1, AFTER_WB, 8 /* tail */);
+	tap_ok(wcounts(f, 0, 0, 0, 2, 1) && wtos(f, 3, 3, 3, 2, 1) && f->wkept[8] == 1,
+	       "an uncached append: 2 pages dropped after writeback, the last kept (tail)");
+	feed_end(12, 2, 1, PCV_DB_CLOSE, PCV_DB_DROPPED);
+	tap_ok(wcounts(f, 0, 0, 0, 3, 0) && wtos(f, 3, 3, 3, 3, 1) &&
+	       M.db_end_when[PCV_DB_CLOSE] == 1 && M.db_end_pages[PCV_DB_DROPPED] == 3,
+	       "the last close drops the kept page: kept to dropped, not clean again; counted after close");
+	feed(ev(PCV_EV_DIRTY, 12, 2, 0, 0));
+	feed_end(12, 2, 1, PCV_DB_CLOSE, PCV_DB_DIRTY);
+	tap_ok(wcounts(f, 1, 0, 0, 2, 0) && wtos(f, 4, 3, 3, 3, 1),
+	       "a page dirty at close stays dirty, counted once");
+	pcv_model_free(&M);
+}
+
+/* The calls' folios are summed: what the per-folio events leave out when sampled */
+static void test_calls(void)
+{
+	struct pcv_event e = ev(PCV_EV_DB_CALL, 12, 0, 1 << 20, 0);
+	char buf[8192];
+	FILE *out;
+
+	pcv_model_init(&M);
+	pcv_model_add_file(&M, "/mnt/a", 7 << 20 | 1, 12, 64 << 20);
+	e.arg[1] = 256;		/* marked */
+	e.arg[2] = 3;		/* served */
+	e.arg[3] = 255;		/* dropped */
+	e.arg[4] = 1;		/* kept */
+	feed(e);
+	feed(e);
+	e.ino = 99;		/* a file not watched */
+	feed(e);
+	tap_ok(M.db_call[PCV_CALL_MARKED] == 512 && M.db_call[PCV_CALL_SERVED] == 6 &&
+	       M.db_call[PCV_CALL_DROPPED] == 510 && M.db_call[PCV_CALL_KEPT] == 2 &&
+	       M.ev_count[PCV_EV_DB_CALL] == 2 && M.ev_pages[PCV_EV_DB_CALL] == 512,
+	       "calls: folios marked, served, dropped, kept summed over the watched file's 2 calls");
+	M.folio_pauses = 3;
+	out = fmemopen(buf, sizeof(buf), "w");
+	pcv_json_line(out, &M);
+	fclose(out);
+	tap_ok(strstr(buf, "\"folio_events\":\"sampled\",\"folio_pauses\":3,") &&
+	       strstr(buf, "\"db_call_marked\":512,\"db_call_served\":6,\"db_call_dropped\":510,"
+			   "\"db_call_kept\":2,"),
+	       "JSON: the per-folio events sampled (3 pauses), the calls' folios");
+	pcv_model_reset_counts(&M);
+	out = fmemopen(buf, sizeof(buf), "w");
+	pcv_csv_header(out, &M);
+	pcv_csv_line(out, &M);
+	fclose(out);
+	tap_ok(!M.db_call[PCV_CALL_MARKED] && !M.folio_pauses &&
+	       strstr(buf, ",events_why,folio_events,folio_pauses,") &&
+	       strstr(buf, ",db_end_after_fsync,db_end_after_close,") &&
+	       strstr(buf, ",db_end_pages_irq,db_call_marked,db_call_served,db_call_dropped,db_call_kept,") &&
+	       strstr(buf, ",whole,0,"),
+	       "reset: calls and pauses zeroed; CSV: whole, 0 pauses; the columns after close and the calls'");
 	pcv_model_free(&M);
 }
 
@@ -1184,7 +1244,8 @@ int main(int argc, char **argv)
 	test_eviction_bounds();
 	test_eviction_output();
 	test_charges();
-	test_summed();
+	test_close();
+	test_calls();
 	if (argc > 1) {
 		test_residency(argv[1]);
 		test_cgroups(argv[1]);

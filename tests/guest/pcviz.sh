@@ -1,11 +1,12 @@
 #!/bin/sh
 # pcviz --batch in the guest: its residency numbers against cachestat taken
 # independently (pclab-rw -S) for buffered, uncached and direct reads on ext4
-# and xfs; its events for an uncached stream (drop-behind marks, no LOST),
-# counted from the reads' calls as the kernel counts them and as streamed;
-# tracing hygiene: the tracefs instance gone after a normal exit and after
-# SIGTERM, SIGINT and SIGHUP, stale instances of dead viewers removed, no
-# events left enabled; no events, and why, for a user who is not root.
+# and xfs; its events for an uncached stream (no LOST): the calls' folios as
+# the kernel counts them, the per-folio events sampled beside the stream and
+# whole after it, and whole without the calls; the write timeline against
+# a trace; tracing hygiene: the tracefs instance gone after a normal exit and
+# after SIGTERM, SIGINT and SIGHUP, stale instances of dead viewers removed,
+# no events left enabled; no events, and why, for a user who is not root.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 LAB=pcviz-test
@@ -51,51 +52,65 @@ for fs in ext4 xfs; do
 	is "$(col cached "$out/direct.csv")" 0 "$fs: after an O_DIRECT read: 0 pages"
 done
 
-# Events during an uncached read, watched live; SIGTERM ends the run with a
-# line for the partial interval
-f=/mnt/ext4/pcviz-test
-cold
-pcviz --batch -i 0.25 "$f" >"$out/events.csv" 2>"$out/events.err" &
-pid=$!
-written "$out/events.csv"
-pclab-rw -U "$f" >/dev/null
-cat "$f" >/dev/null
-sleep 0.3
-kill -TERM "$pid"
-wait "$pid"
-is "$?" 143 "pcviz beside an uncached then a buffered read, until SIGTERM"
-is "$(col events "$out/events.csv")" on "events are on as root"
-if [ -d "$T/events/filemap/dropbehind_mark" ]; then
-	is "$(col ev_db_mark "$out/events.csv")" 8192 "the uncached read's 8192 drop-behind marks are counted"
-	is "$(col ev_db_end "$out/events.csv")" 8192 "... and their 8192 ends"
-else
-	skip "drop-behind marks counted" "no drop-behind tracepoints in this kernel"
-	skip "... and their ends" "no drop-behind tracepoints in this kernel"
-fi
-ok "[ '$(col ev_add "$out/events.csv")' -ge 16384 ] && [ '$(col ev_delete "$out/events.csv")' -ge 8192 ]" \
-	"page-cache adds ($(col ev_add "$out/events.csv")) and deletes ($(col ev_delete "$out/events.csv")) of the file counted"
-ok "[ '$(col ev_lru_insert "$out/events.csv")' -gt 0 ]" \
-	"LRU insertions attributed to the file by pfn ($(col ev_lru_insert "$out/events.csv"))"
-ok "head -n 1 '$out/events.csv' | grep -q ',lost,'" "the LOST column is there"
-is "$(col lost "$out/events.csv")" 0 "no events lost for a 32 MiB uncached read"
-is "$(instances)" 0 "no pcviz tracefs instance left after a normal exit"
-
-# A 128 MiB uncached stream: events per second, none lost at default
-# settings.  With every event kind on, the per-folio events of the stream's
-# folios are kept out of the ring buffer and counted from the reads' calls
-# (docs/pcviz.md): they must count what the kernel's own counters say, and
-# what the same events streamed one by one count (no dropbehind_call: no
-# summing).
-g=/mnt/ext4/pcviz-stream
-pclab-rw -w -s 128M "$g" >/dev/null
+mark_event=$T/events/filemap/mm_filemap_dropbehind_mark
 # vm NAME: a /proc/vmstat counter, every CPU's share folded in
 vm() {
 	echo 1 >/proc/sys/vm/stat_refresh
 	vm_counter "$1"
 }
+
+# Events during an uncached read, then a buffered one, watched live; SIGTERM
+# ends the run with a line for the partial interval.  The uncached read's
+# calls switch the per-folio events off for pauses (docs/pcviz.md); they
+# are on again within 1.7 s after it, so that the buffered read is seen
+# whole: its 8192 adds after the JSON line taken before it.
+f=/mnt/ext4/pcviz-test
+cold
+pcviz --json -i 0.25 "$f" >"$out/events.json" 2>"$out/events.err" &
+pid=$!
+written "$out/events.json"
+pclab-rw -U "$f" >/dev/null
+sleep 2
+n=$(wc -l <"$out/events.json")
+while [ "$(wc -l <"$out/events.json")" = "$n" ]; do
+	sleep 0.1
+done
+before=$(tail -n 1 "$out/events.json")
+cat "$f" >/dev/null
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "pcviz beside an uncached then a buffered read, until SIGTERM"
+last() { tail -n 1 "$out/events.json" | jq -r "$1"; }
+is "$(last .events)" on "events are on as root"
+if [ -d "$mark_event" ]; then
+	is "$(last '[.db_call_marked, .db_call_dropped] | @tsv')" "$(printf '8192\t8192')" \
+		"the uncached read's calls count its 8192 folios marked and dropped"
+	is "$(last .folio_events),$(echo "$before" | jq .folio_pauses)" "sampled,$(last .folio_pauses)" \
+		"... the per-folio events were sampled beside it (pauses: $(last .folio_pauses)), none after it"
+	is "$(($(last .ev_add) - $(echo "$before" | jq .ev_add)))" 8192 \
+		"... and the buffered read's 8192 adds, 2 s after it, are all counted"
+else
+	skip "the uncached read's calls count its folios" "no drop-behind tracepoints in this kernel"
+	skip "... the per-folio events were sampled" "no drop-behind tracepoints in this kernel"
+	skip "... and the buffered read's adds are all counted" "no drop-behind tracepoints in this kernel"
+fi
+ok "[ '$(last .ev_delete)' -gt 0 ] && [ '$(last .ev_lru_insert)' -gt 0 ]" \
+	"deletes ($(last .ev_delete)) and LRU insertions attributed to the file by pfn ($(last .ev_lru_insert)) counted"
+ok "jq -e 'has(\"lost\")' '$out/events.json' >/dev/null" "the LOST count is there"
+is "$(last .lost)" 0 "no events lost for a 32 MiB uncached read"
+is "$(instances)" 0 "no pcviz tracefs instance left after a normal exit"
+
+# A 128 MiB uncached stream: the calls' folios against the kernel's own
+# counters; with every event kind on the per-folio events are sampled (a
+# trigger per event on the call event), and they are fewer than the
+# stream's folios; without the calls nothing is sampled, and each of the
+# four per-folio counts is the kernel's
+g=/mnt/ext4/pcviz-stream
+pclab-rw -w -s 128M "$g" >/dev/null
 # stream NAME [PCVIZ-OPTIONS...]: the stream beside pcviz; sets marked and
 # dropped, the kernel's counts of drop-behind marks and read drops, in pages;
-# the events pcviz enabled go to NAME.events
+# the triggers on the call event of pcviz's instance go to NAME.triggers
 stream() {
 	name=$1
 	shift
@@ -104,59 +119,39 @@ stream() {
 	pcviz --batch -i 0.5 "$@" "$g" >"$out/$name.csv" 2>/dev/null &
 	pid=$!
 	written "$out/$name.csv"
-	sort "$T/instances/pcviz-$pid/set_event" >"$out/$name.events"
+	grep -v '^#' "$T/instances/pcviz-$pid/events/filemap/mm_filemap_dropbehind_call/trigger" |
+		sed 's/:unlimited//' | sort >"$out/$name.triggers"
 	iolab -m uncached -b 1M "$g" >"$out/$name.iolab"
 	sleep 0.6
 	kill -TERM "$pid"
 	wait "$pid"
 	marked=$(($(vm dropbehind_marked) - m0)) dropped=$(($(vm dropbehind_read) - d0))
 }
-# summed CSV: whether pcviz counted the stream's folios from the calls (yes/no)
-summed() {
-	case "$(col events_why "$1")" in
-	*"counted from their calls"*) echo yes ;;
-	*) echo no ;;
-	esac
-}
-stream stream
-marks=$(col ev_db_mark "$out/stream.csv")
-diag "128 MiB uncached stream: $(grep -i 'MB/s' "$out/stream.iolab" | head -n 1)"
-diag "events: $marks marks, $(col ev_add "$out/stream.csv") adds, $(col ev_delete "$out/stream.csv") deletes, lost $(col lost "$out/stream.csv"); $(col events_why "$out/stream.csv")"
-if [ -d "$T/events/filemap/dropbehind_mark" ]; then
-	is "$marks" 32768 "uncached stream: all 32768 marks seen"
-fi
-is "$(col lost "$out/stream.csv")" 0 "uncached stream: no events lost at the default buffer size"
-# the per-folio events and their twins that leave out what the calls count
-per_folio="filemap:mm_filemap_add_to_page_cache filemap:mm_filemap_delete_from_page_cache filemap:dropbehind_mark filemap:dropbehind_end pagemap:mm_lru_insertion"
-# enabled FILE: which of those pcviz enabled, O for the event, T for its twin, - for neither
-enabled() {
-	for e in $per_folio; do
-		if grep -qx "$e" "$1"; then
-			printf O
-		elif grep -qx "${e%%:*}:uncounted_${e#*:}" "$1"; then
-			printf T
-		else
-			printf -- -
-		fi
-	done
-}
-if [ -d "$T/events/filemap/uncounted_dropbehind_mark" ]; then
-	is "$(enabled "$out/stream.events")" TTTTT \
-		"every event kind on: pcviz enables the five per-folio events' uncounted twins, not the events"
-	all="$(col ev_add "$out/stream.csv") $(col ev_delete "$out/stream.csv") $marks $(col ev_db_end "$out/stream.csv")"
-	is "$(summed "$out/stream.csv")" yes \
-		"every event kind on: the stream's folios are counted from the reads' calls"
-	is "$all" "$marked $marked $marked $dropped" \
-		"... adds, deletes, marks and ends as /proc/vmstat counts marks and read drops ($marked, $dropped)"
-	stream streamed -e add,delete,db_mark,db_end
-	is "$(summed "$out/streamed.csv")" no \
-		"without the call events the same events are streamed one by one"
-	is "$(enabled "$out/streamed.events")" OOOO- "... from the events themselves, not their twins"
-	is "$(col ev_add "$out/streamed.csv") $(col ev_delete "$out/streamed.csv") $(col ev_db_mark "$out/streamed.csv") $(col ev_db_end "$out/streamed.csv")" \
-		"$all" "... and count the same ($all)"
-	is "$(col lost "$out/streamed.csv")" 0 "... none lost"
+if [ -d "$mark_event" ]; then
+	stream stream
+	marks=$(col ev_db_mark "$out/stream.csv")
+	diag "128 MiB uncached stream: $(grep -i 'MB/s' "$out/stream.iolab" | head -n 1)"
+	diag "events: $marks marks, $(col ev_add "$out/stream.csv") adds, $(col ev_delete "$out/stream.csv") deletes, $(col folio_pauses "$out/stream.csv") pauses, lost $(col lost "$out/stream.csv"); $(col events_why "$out/stream.csv")"
+	is "$marked,$dropped" 32768,32768 "uncached stream: /proc/vmstat counts its 32768 pages marked and dropped"
+	is "$(col db_call_marked "$out/stream.csv"),$(col db_call_dropped "$out/stream.csv"),$(col db_call_kept "$out/stream.csv")" \
+		"$marked,$dropped,0" "... and the calls' folios as pcviz sums them are those (4 KiB folios), none kept"
+	is "$(tr '\n' ' ' <"$out/stream.triggers")" \
+		"disable_event:filemap:mm_filemap_add_to_page_cache if write == 0 disable_event:filemap:mm_filemap_delete_from_page_cache if write == 0 disable_event:filemap:mm_filemap_dropbehind_end if write == 0 disable_event:filemap:mm_filemap_dropbehind_mark if write == 0 disable_event:filemap:mm_filemap_dropbehind_serve if write == 0 disable_event:pagemap:mm_lru_insertion if write == 0 " \
+		"every event kind on: a trigger on the call event switches each of the six per-folio events off"
+	ok "[ '$(col folio_events "$out/stream.csv")' = sampled ] && [ '$(col folio_pauses "$out/stream.csv")' -ge 1 ] && [ '$marks' -lt '$marked' ]" \
+		"... beside the stream they were sampled: $(col folio_pauses "$out/stream.csv") pauses, $marks of its $marked marks seen"
+	ok "case '$(col events_why "$out/stream.csv")' in *'; per-folio events sampled beside uncached reads'*) true ;; *) false ;; esac" \
+		"... and events_why says so"
+	is "$(col lost "$out/stream.csv")" 0 "uncached stream: no events lost at the default buffer size"
+	stream whole -e add,delete,db_mark,db_end
+	is "$(wc -c <"$out/whole.triggers"),$(col folio_events "$out/whole.csv")" 0,whole \
+		"without the call events: no trigger, nothing sampled"
+	is "$(col ev_add "$out/whole.csv") $(col ev_delete "$out/whole.csv") $(col ev_db_mark "$out/whole.csv") $(col ev_db_end "$out/whole.csv")" \
+		"$marked $dropped $marked $dropped" \
+		"... adds, deletes, marks and ends each counted as /proc/vmstat counts marks and read drops ($marked, $dropped)"
+	is "$(col lost "$out/whole.csv")" 0 "... none lost"
 else
-	skip "the stream's folios counted from the reads' calls" "this kernel does not tell them apart"
+	skip "the stream's calls and sampled per-folio events" "no drop-behind tracepoints in this kernel"
 fi
 rm -f "$g"
 
@@ -169,7 +164,7 @@ pclab-rw -U "$f" >/dev/null
 sleep 0.3
 kill -TERM "$pid"
 wait "$pid"
-if [ -d "$T/events/filemap/dropbehind_call" ]; then
+if [ -d "$mark_event" ]; then
 	ok "[ '$(col ev_db_call "$out/light.csv")' -ge 32 ] && [ '$(col ev_db_mark "$out/light.csv")' = 0 ] && [ '$(col ev_add "$out/light.csv")' = 0 ]" \
 		"-e db_call,reclaim: the calls are counted ($(col ev_db_call "$out/light.csv")), no per-page events"
 else
@@ -240,6 +235,25 @@ printf q >&3
 exec 3>&-
 wait
 is "$(instances)" 0 "... q: the instance is removed"
+# the events view (4) beside an uncached read: it says its counts are a sample
+view sampled vt100
+printf 4 >&3
+cold
+pclab-rw -U "$f" >/dev/null
+n=0
+while ! grep -q 'per-folio counts are a sample' "$out/sampled.screen" && [ $n -lt 50 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+printf q >&3
+exec 3>&-
+wait
+if [ -d "$mark_event" ]; then
+	ok "grep -q 'per-folio counts are a sample: off [0-9]* times beside uncached reads' '$out/sampled.screen'" \
+		"the events view beside an uncached read says its per-folio counts are a sample"
+else
+	skip "the events view says its per-folio counts are a sample" "no drop-behind tracepoints in this kernel"
+fi
 view term vt100
 kill -TERM "$pid"
 exec 3>&-
@@ -360,7 +374,8 @@ trace_pages() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 mkdir "$tw"
-for e in filemap/dropbehind_mark filemap/dropbehind_end writeback/writeback_dirty_folio; do
+for e in filemap/mm_filemap_dropbehind_mark filemap/mm_filemap_dropbehind_end \
+	writeback/writeback_dirty_folio; do
 	echo 1 >"$tw/events/$e/enable"
 done
 pcviz --json -i 0.2 "$a" "$b" >"$out/writes.json" 2>"$out/writes.err" &
@@ -380,8 +395,8 @@ kill -TERM "$viz"
 wait "$viz" 2>/dev/null
 # from the trace: pages of a marked by the uncached write, of them dropped
 # after writeback; distinct pages of b dirtied
-a_marked=$(trace_pages dropbehind_mark "$a_ino" write)
-a_dropped=$(trace_pages dropbehind_end "$a_ino" 'after [a-z-]*writeback: dropped')
+a_marked=$(trace_pages mm_filemap_dropbehind_mark "$a_ino" write)
+a_dropped=$(trace_pages mm_filemap_dropbehind_end "$a_ino" 'after [a-z-]*writeback: dropped')
 b_dirtied=$(sed -n "s/.*writeback_dirty_folio: .* ino=$b_ino index=\([0-9]*\).*/\1/p" "$tw/trace" | sort -u | wc -l)
 rmdir "$tw"
 wfile() { tail -n 1 "$out/writes.json" | jq -c ".per_file[$1] | [$2]"; }
@@ -394,32 +409,68 @@ ok "[ '$to_writeback' -gt 0 ]" "... and some went under writeback on the way ($t
 is "$(wfile 0 '.wr_dirty, .wr_writeback, .wr_clean, .wr_dropped')" "[0,0,0,64]" "... at the end all 64 dropped"
 is "$(wfile 1 '.wr_to_dirty, .wr_to_dropped, .wr_to_kept, .wr_dirty, .wr_writeback')" "[$b_dirtied,0,0,0,0]" \
 	"write timeline live, buffered b: the trace's dirtied pages, none dropped or kept, none left dirty after sync"
-# a's adds come in marked: with every event kind on they are counted from
-# a's marks (docs/pcviz.md), b's one by one
-is "$(tail -n 1 "$out/writes.json" | jq -c '[.ev_add, .ev_delete]')" "[$((a_marked + b_dirtied)),$a_dropped]" \
-	"the adds of a and b, and a's deletes after writeback, counted"
+# writes switch no event off: their adds and deletes come one by one
+is "$(tail -n 1 "$out/writes.json" | jq -c '[.ev_add, .ev_delete, .folio_events]')" \
+	"[$((a_marked + b_dirtied)),$a_dropped,\"whole\"]" \
+	"the adds of a and b, and a's deletes after writeback, counted, none sampled"
 rm -f "$a" "$b"
 
+# The end of a file that uncached writes kept is dropped at the last
+# close (after close): an uncached append of 1000 bytes to d (16 pages),
+# fsync, close.  Its page is kept as the end of the file, dropped at the
+# close; pcviz's timeline against the trace.
+d=/mnt/ext4/pcviz-write-d
+iolab -m direct -w -b 64K -s 64K -j "$d" >/dev/null
+d_ino=$(printf '%x' "$(stat -c %i "$d")")
+mkdir "$tw"
+echo 1 >"$tw/events/filemap/mm_filemap_dropbehind_end/enable"
+pcviz --json -i 0.2 "$d" >"$out/close.json" 2>"$out/close.err" &
+viz=$!
+written "$out/close.json"
+pclab-rw -w -U -s 1000 -o 64K -f "$d" >/dev/null
+n=0
+while [ "$(tail -n 1 "$out/close.json" | jq '.per_file[0].wr_to_dropped')" != 1 ] && [ $n -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -TERM "$viz"
+wait "$viz" 2>/dev/null
+d_tail=$(trace_pages mm_filemap_dropbehind_end "$d_ino" 'after [a-z-]*: tail')
+d_close=$(trace_pages mm_filemap_dropbehind_end "$d_ino" 'after close: dropped')
+rmdir "$tw"
+ok "[ '$d_tail' -ge 1 ] && [ '$d_close' = 1 ]" \
+	"the trace: the append's page kept as the end of the file ($d_tail), dropped after close ($d_close)"
+is "$(tail -n 1 "$out/close.json" | jq -c '[.per_file[0] | .wr_to_dropped, .wr_kept, .wr_dropped] + [.db_end_after_close]')" \
+	"[1,0,1,1]" "write timeline live: the kept page dropped at the close, counted after close"
+rm -f "$d"
+
 # The write timeline when writeback ends in interrupt context, where a
-# folio cannot leave the page cache (test kernels: the series' switch,
-# docs/tracepoints.md): an uncached overwrite of c, then sync.  Every page
-# kept (irq), as the trace says; then c's fsync (read-only: no end of the
-# file kept for a writer) drops them.
-irq_switch=/sys/kernel/debug/dropbehind_races/irq_writeback
-if [ -e "$irq_switch" ]; then
+# folio cannot leave the page cache (test kernels: the fault point
+# fail_dropbehind_irq, docs/tracepoints.md): an uncached overwrite of c,
+# then sync.  Every page kept (irq), as the trace says; then c's fsync
+# (read-only: no end of the file kept for a writer) drops them.
+irq_fault=/sys/kernel/debug/fail_dropbehind_irq
+# irq_writeback PROBABILITY: every marked folio's writeback ends as if in
+# interrupt context (100), or none (0); quietly, in any task
+irq_writeback() {
+	for attr in task-filter=N interval=1 verbose=0 times=-1 "probability=$1"; do
+		echo "${attr#*=}" >"$irq_fault/${attr%%=*}"
+	done
+}
+if [ -e "$irq_fault/probability" ]; then
 	c=/mnt/ext4/pcviz-write-c
 	iolab -m direct -w -b 256K -s 256K -j "$c" >/dev/null
 	c_ino=$(printf '%x' "$(stat -c %i "$c")")
 	mkdir "$tw"
-	echo 1 >"$tw/events/filemap/dropbehind_end/enable"
+	echo 1 >"$tw/events/filemap/mm_filemap_dropbehind_end/enable"
 	pcviz --json -i 0.2 "$c" >"$out/irq.json" 2>"$out/irq.err" &
 	viz=$!
 	written "$out/irq.json"
-	echo 1 >"$irq_switch"
+	irq_writeback 100
 	pclab-rw -w -U -b 64K -s 256K "$c" >/dev/null
 	sync
-	echo 0 >"$irq_switch"
-	c_irq=$(trace_pages dropbehind_end "$c_ino" 'after irq-writeback: irq')
+	irq_writeback 0
+	c_irq=$(trace_pages mm_filemap_dropbehind_end "$c_ino" 'after irq-writeback: irq')
 	# sized by pages: until pcviz has seen them all kept (then dropped), 10 s at most
 	until_viz() {
 		n=0
@@ -432,7 +483,7 @@ if [ -e "$irq_switch" ]; then
 	timeline='.wr_to_dirty, .wr_to_clean, .wr_to_dropped, .wr_to_kept, .wr_kept, .wr_dropped'
 	kept=$(until_viz wr_to_kept "$c_irq" "$timeline")
 	sync "$c"
-	c_fsync=$(trace_pages dropbehind_end "$c_ino" 'after fsync: dropped')
+	c_fsync=$(trace_pages mm_filemap_dropbehind_end "$c_ino" 'after fsync: dropped')
 	dropped=$(until_viz wr_to_dropped "$c_fsync" "$timeline")
 	kill -TERM "$viz"
 	wait "$viz" 2>/dev/null
@@ -445,7 +496,7 @@ if [ -e "$irq_switch" ]; then
 		"... after fsync: the 64 kept pages clean again, then dropped"
 	rm -f "$c"
 else
-	skip "the write timeline of writeback ended in interrupt context" "not a test kernel (no $irq_switch)"
+	skip "the write timeline of writeback ended in interrupt context" "not a test kernel (no $irq_fault)"
 fi
 
 rm -f /mnt/ext4/pcviz-test /mnt/xfs/pcviz-test

@@ -104,5 +104,9 @@ ok "'$top/scripts/deps' --check '$top/scripts/packages.list'" "every package in 
 mkdir -p "$tmp/root/has space"
 ok "! '$top/initramfs/mkcpio' /bin/true '$tmp/root' '$tmp/x.cpio' 2>/dev/null" \
 	"mkcpio refuses file names it cannot pack"
+mkdir -p "$tmp/linked"
+ln -s '/extra/a target' "$tmp/linked/link"
+ok "! '$top/initramfs/mkcpio' /bin/true '$tmp/linked' '$tmp/y.cpio' 2>/dev/null" \
+	"mkcpio refuses a link whose target it cannot pack"
 
 done_testing

@@ -2,7 +2,8 @@
 /*
  * Unit tests of lib/, what pcviz, the tools and the C tests share: size
  * parsing, /proc/meminfo and /proc/vmstat parsing, the kswapd definition
- * on a fake procfs, CSV and JSON writing, the clock and cachestat(2).
+ * on a fake procfs, CSV and JSON writing, the clock, cachestat(2) and
+ * which filesystems are pseudo-filesystems.
  * Run by tests/host/lib.sh.
  */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 
 #include "pclab/cachestat.h"
 #include "pclab/clock.h"
+#include "pclab/pseudofs.h"
 #include "pclab/size.h"
 #include "pclab/sysstat.h"
 #include "pclab/table.h"
@@ -318,6 +320,37 @@ static void test_cachestat(void)
 	       "cachestat: a bad descriptor is refused with errno");
 }
 
+/* the name pclab_pseudo_fs() gives the file at path ("" for none), or "unopened" */
+static const char *pseudo_fs_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *fs;
+
+	if (fd < 0)
+		return "unopened";
+	fs = pclab_pseudo_fs(fd);
+	close(fd);
+	return fs ? fs : "";
+}
+
+static void test_pseudo_fs(void)
+{
+	char path[sizeof(scratch) + 16];
+	int fd;
+
+	tap_ok(!strcmp(pseudo_fs_of("/proc/meminfo"), "proc"), "/proc/meminfo is on proc (%s)",
+	       pseudo_fs_of("/proc/meminfo"));
+	tap_ok(!strcmp(pseudo_fs_of("/sys/kernel/mm"), "sysfs"), "/sys/kernel/mm is on sysfs (%s)",
+	       pseudo_fs_of("/sys/kernel/mm"));
+	snprintf(path, sizeof(path), "%s/plain", scratch);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		close(fd);
+	tap_ok(!strcmp(pseudo_fs_of(path), ""), "a file of the scratch directory is on no "
+	       "pseudo-filesystem (%s)", pseudo_fs_of(path));
+	tap_ok(!pclab_pseudo_fs(-1), "a bad descriptor: no pseudo-filesystem named");
+}
+
 int main(void)
 {
 	if (!mkdtemp(scratch)) {
@@ -330,6 +363,7 @@ int main(void)
 	test_csv_json();
 	test_clock();
 	test_cachestat();
+	test_pseudo_fs();
 	nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done(0);
 }

@@ -117,7 +117,8 @@ wait_line() {
 }
 mkdir "$tmp/followed"
 head -c 1M /dev/zero >"$tmp/followed/a"
-live --json -i 0.1 "$tmp/followed" >"$tmp/follow.json" 2>/dev/null &
+# pcviz itself in the background, not the function: $! is then its pid, which kill ends
+"$bin" --no-events --json -i 0.1 "$tmp/followed" >"$tmp/follow.json" 2>/dev/null &
 pid=$!
 wait_line '.files == 1'
 head -c 2M /dev/zero >"$tmp/followed/b"
@@ -307,23 +308,28 @@ ok "cmp -s '$tmp/self.csv.A' '$tmp/a.csv'" "... and both are its --replay output
 "$bin" --compare "$a" "$b" -i 0.01 >"$tmp/ab.csv" 2>"$tmp/err"
 is "$?,$(wc -c <"$tmp/err")" "0,0" "--compare of two different traces: status 0, nothing on stderr"
 na=$(wc -l <"$tmp/a.csv") nb=$(wc -l <"$tmp/b.csv")
-long=$((na > nb ? na : nb))
 diag "A: $((na - 1)) lines alone, B: $((nb - 1)); compared: $(($(wc -l <"$tmp/ab.csv") - 1))"
 split "$tmp/ab.csv"
-is "$(wc -l <"$tmp/ab.csv.A"),$(wc -l <"$tmp/ab.csv.B")" "$long,$long" \
-	"... each run has a line per interval until the longer one ends"
+# the run that ends first: the one whose last line alone is earlier
+end_a=$(tail -n 1 "$tmp/a.csv" | cut -d, -f1) end_b=$(tail -n 1 "$tmp/b.csv" | cut -d, -f1)
+short=$(awk -v a="$end_a" -v b="$end_b" 'BEGIN { print (a < b ? "A" : "B") }')
+long=$([ "$short" = A ] && echo B || echo A)
+shortcsv=$([ "$short" = A ] && echo "$tmp/a.csv" || echo "$tmp/b.csv")
+longcsv=$([ "$short" = A ] && echo "$tmp/b.csv" || echo "$tmp/a.csv")
+is "$(wc -l <"$tmp/ab.csv.$short"),$(wc -l <"$tmp/ab.csv.$long")" \
+	"$(($(wc -l <"$shortcsv") + 2)),$(wc -l <"$longcsv")" \
+	"... the run ending first ($short) has its lines, then two: idle after its end, and at the other's end"
 head -n "$na" "$tmp/ab.csv.A" >"$tmp/ab.A.head"
 head -n "$nb" "$tmp/ab.csv.B" >"$tmp/ab.B.head"
 ok "cmp -s '$tmp/ab.A.head' '$tmp/a.csv'" "... A's values are its --replay output, line by line"
 ok "cmp -s '$tmp/ab.B.head' '$tmp/b.csv'" "... B's values are its --replay output, line by line"
 # after its end, the shorter run stays as it ended (its time going on)
-short=$([ "$na" -lt "$nb" ] && echo A || echo B)
-shortcsv=$([ "$na" -lt "$nb" ] && echo "$tmp/a.csv" || echo "$tmp/b.csv")
-is "$(tail -n +"$(($(wc -l <"$shortcsv") + 1))" "$tmp/ab.csv.$short" | cut -d, -f2- | sort -u)" \
-	"$(tail -n 1 "$shortcsv" | cut -d, -f2-)" \
+is "$(tail -n 2 "$tmp/ab.csv.$short" | cut -d, -f2- | sort -u)" "$(tail -n 1 "$shortcsv" | cut -d, -f2-)" \
 	"... the shorter run ($short) keeps its last values until the other ends"
-is "$(awk -F, 'NR > 1 { t[$1] = t[$1] " " $2 } END { print (t["A"] != "" && t["A"] == t["B"]) }' "$tmp/ab.csv")" 1 \
-	"... both on one time axis: the same time column, counted from each trace's first event"
+end_long=$([ "$short" = A ] && echo "$end_b" || echo "$end_a")
+is "$(tail -n 1 "$tmp/ab.csv.$short" | cut -d, -f1),$(awk -F, 'FNR == 2 { print $1 }' "$tmp/ab.csv.A" "$tmp/ab.csv.B" | tr '\n' ' ')" \
+	"$end_long,0.010 0.010 " \
+	"... both on one time axis: each from 0.010 s after its first event, the shorter's last line at the other's end"
 is "$(awk -F, 'NR == 2 { print $2 }' "$tmp/ab.csv")" 0.010 "... which starts at the first interval"
 "$bin" --replay "$a" --replay "$b" -i 0.01 >"$tmp/rr.csv" 2>/dev/null
 ok "cmp -s '$tmp/rr.csv' '$tmp/ab.csv'" "--replay A --replay B is --compare A B"
@@ -342,6 +348,40 @@ jq -n -R -r 'input | fromjson | keys_unsorted[] | select(. != "per_file")' \
 	"$tmp/ab.json" >"$tmp/keys"
 ok "[ \"\$(head -n 1 '$tmp/cols')\" = run ] && cmp -s '$tmp/cols' '$tmp/keys'" \
 	"... CSV columns and JSON keys the same, in the same order"
+
+# a replay's stretch of idle intervals is written as its first and last
+# lines: v6.dat has no event from 0.02 s to 0.13 s (R2-5)
+is "$(cut -d, -f1 "$tmp/a.csv" | sed -n 2,5p | tr '\n' ' ')" "0.010 0.020 0.130 0.140 " \
+	"--replay: an idle stretch is written as its first and last lines"
+# a data page's timestamp 2^63 ns (a corrupt trace): two lines for the gap,
+# not one a hundredth of a second for 292 years
+python3 -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+p = d.index(b"flyrecord\0") + 10
+struct.pack_into("<Q", d, struct.unpack_from("<Q", d, p)[0] + 4096, 1 << 63)
+open(sys.argv[2], "wb").write(d)' "$a" "$tmp/gap.dat"
+timeout 20 "$bin" --replay "$tmp/gap.dat" -i 0.01 >"$tmp/gap.csv" 2>"$tmp/err"
+status=$?
+ok "[ $status = 0 ] && [ $(wc -l <"$tmp/gap.csv") -le $((2 * $(wc -l <"$tmp/a.csv"))) ]" \
+	"--replay of a trace whose second page is 2^63 ns late: status 0, at most twice the intact trace's lines ($(wc -l <"$tmp/gap.csv"))"
+ok "awk -F, 'NR > 1 { t = \$1 } END { exit !(t > 9.2e9) }' '$tmp/gap.csv'" "... its last line 292 years on"
+
+# a signal while libtracecmd reads a long trace stops pcviz at once, by that
+# signal (R2-4: it went on reading); no decoding process is left behind
+python3 "$top/tests/host/trace-mutate.py" --long 8000 "$a" "$tmp/long.dat"
+"$bin" --replay "$tmp/long.dat" --json -i 3600 >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.3
+start=$(date +%s%N)
+kill -TERM "$pid"
+killed=$?
+wait "$pid"
+status=$?
+took=$((($(date +%s%N) - start) / 1000000))
+ok "[ $killed = 0 ] && [ $status = 143 ] && [ $took -lt 1000 ]" \
+	"SIGTERM while a long trace is read: pcviz ends by it within a second (status $status, $took ms)"
+ok "! pgrep -f -- '^$bin --replay $tmp/long.dat' >/dev/null" "... and leaves no process reading the trace"
+rm -f "$tmp/long.dat"
 
 # --compare's errors: one line, and the usage hint when it is a usage error
 # refused STATUS CASE PATTERN ARGS...: pcviz ARGS exits with STATUS, nothing on
@@ -389,59 +429,65 @@ else
 fi
 
 # the write timeline on a recorded trace with writes (tests/fixtures/replay/
-# writes.dat, see README there): a 256 KiB uncached write and fsync of a
-# (ino 12), a 256 KiB buffered write of b (ino 13), sync.  Its expected
-# transitions, counted from trace-cmd report's text when trace-cmd is here
-# (the numbers below are that count, for hosts without it), against
-# pcviz's per-file batch counts.
+# writes.dat, see writes.sh there): a 256 KiB uncached write and fsync of a
+# (ino 12), a 256 KiB buffered write of b (ino 13), sync, a 64 KiB
+# buffered write of c (ino 14), sync, an uncached append of 1000 bytes to
+# c, whose page is kept as the end of the file and dropped at the close.
+# Its expected transitions, counted from trace-cmd report's text when
+# trace-cmd is here (the numbers below are that count, for hosts without
+# it), against pcviz's per-file batch counts.
 w=$fixtures/writes.dat
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report "$w" >"$tmp/writes.txt" 2>/dev/null
 	# pages dirtied (mark of a write or writeback_dirty_folio, distinct),
-	# pages whose drop-behind ended dropped after writeback, per inode
+	# pages whose drop-behind ended dropped after writeback or at the
+	# close, the files' writebacks, per inode
 	expect=$(python3 -c 'import re, sys
 dirty, dropped, wbs = {}, {}, {}
 for l in open(sys.argv[1]):
-	m = re.search(r"dropbehind_mark: +dev \S+ ino (\w+) index (\d+) pages (\d+) write$", l)
+	m = re.search(r"mm_filemap_dropbehind_mark: +dev \S+ ino (\w+) index (\d+) pages (\d+) write$", l)
 	if m:
 		for p in range(int(m[3])):
 			dirty.setdefault(int(m[1], 16), set()).add(int(m[2]) + p)
 	m = re.search(r"writeback_dirty_folio: .* ino=(\d+) index=(\d+)", l)
 	if m:
 		dirty.setdefault(int(m[1]), set()).add(int(m[2]))
-	m = re.search(r"dropbehind_end: +dev \S+ ino (\w+) index \d+ pages (\d+) after (writeback|fsync): dropped", l)
+	m = re.search(r"mm_filemap_dropbehind_end: +dev \S+ ino (\w+) index \d+ pages (\d+) after (writeback|fsync|close): dropped", l)
 	if m:
 		dropped[int(m[1], 16)] = dropped.get(int(m[1], 16), 0) + int(m[2])
-	m = re.search(r"sb_mark_inode_writeback: dev 254,16 ino (\d+)", l)
+	m = re.search(r"sb_mark_inode_writeback: dev 254,0 ino (\d+)", l)
 	if m:
 		wbs[int(m[1])] = wbs.get(int(m[1]), 0) + 1
-print(*[f(i) for i in (12, 13) for f in (lambda i: len(dirty.get(i, ())), lambda i: dropped.get(i, 0), lambda i: wbs.get(i, 0))])
+print(*[f(i) for i in (12, 13, 14) for f in (lambda i: len(dirty.get(i, ())), lambda i: dropped.get(i, 0), lambda i: wbs.get(i, 0))])
 ' "$tmp/writes.txt")
-	is "$expect" "64 64 1 64 0 1" "writes.dat by trace-cmd report: a, b dirtied, dropped, writeback starts"
+	is "$expect" "64 64 1 64 0 1 17 1 2" \
+		"writes.dat by trace-cmd report: a, b, c dirtied, dropped, writeback starts"
 else
-	skip "writes.dat by trace-cmd report: a, b dirtied, dropped, writeback starts" "no trace-cmd"
+	skip "writes.dat by trace-cmd report: a, b, c dirtied, dropped, writeback starts" "no trace-cmd"
 fi
 "$bin" --replay "$w" -i 0.01 --json >"$tmp/w.json" 2>"$tmp/err"
 is "$?,$(wc -c <"$tmp/err")" "0,0" "--replay of a trace with writes: status 0, nothing on stderr"
 ok "jq -n -R -e '
-def file(ino): .per_file | map(select(.path == \"dev 254:16 ino \\(ino)\"))[0] // error(\"no ino \\(ino)\");
+def file(ino): .per_file | map(select(.path == \"dev 254:0 ino \\(ino)\"))[0] // error(\"no ino \\(ino)\");
 def went: [.[\"wr_to_\" + (\"dirty\", \"writeback\", \"clean\", \"dropped\", \"kept\")]];
 def now: [.[\"wr_\" + (\"dirty\", \"writeback\", \"clean\", \"dropped\", \"kept\")]];
 [inputs | fromjson] | last
 | (file(12) | went == [64, 64, 64, 64, 0] and now == [0, 0, 0, 64, 0])
 and (file(13) | went == [64, 64, 64, 0, 0] and now == [0, 0, 64, 0, 0])
-' '$tmp/w.json'" "... uncached a: 64 pages dirty, writeback, clean, dropped; buffered b: 64 dirty, writeback, clean"
+and (file(14) | went == [17, 17, 17, 1, 1] and now == [0, 0, 16, 1, 0])
+and .db_end_after_close == 1
+' '$tmp/w.json'" "... uncached a: 64 pages dirty, writeback, clean, dropped; buffered b: 64 dirty, writeback, clean; c: 17 dirty, writeback, clean, its appended page kept, then dropped after close"
 ok "jq -n -R -e '
-def file(ino): .per_file | map(select(.path == \"dev 254:16 ino \\(ino)\"))[0] // error(\"no ino \\(ino)\");
+def file(ino): .per_file | map(select(.path == \"dev 254:0 ino \\(ino)\"))[0] // error(\"no ino \\(ino)\");
 def top(f): map(f) | if length > 0 and all(type == \"number\") then max else error(\"no numbers\") end;
 [inputs | fromjson]
 | [top(file(12).dirty), top(file(13).dirty)] == [64, 64]
 and top(file(12).writeback) == 64
-and top(.wr_dirty) > 0 and (last | .wr_dirty == 0)
-' '$tmp/w.json'" "... the replay rebuilds dirty (64 pages of a, of b) and writeback pages (64 of a)"
+and top(.wr_dirty) > 0 and (last | [file(12).wr_dirty, file(13).wr_dirty, file(14).wr_dirty] == [0, 0, 0])
+' '$tmp/w.json'" "... the replay rebuilds dirty (64 pages of a, of b) and writeback pages (64 of a), none of a, b, c dirty at the end"
 "$bin" --replay "$w" -i 0.01 >"$tmp/w.csv" 2>/dev/null
-is "$(field wr_to_dropped "$tmp/w.csv" 9999),$(field wr_dropped "$tmp/w.csv" 9999)" "64,64" \
-	"... CSV columns wr_to_dropped, wr_dropped: 64, 64 at the end"
+is "$(field wr_to_dropped "$tmp/w.csv" 9999),$(field wr_dropped "$tmp/w.csv" 9999)" "65,65" \
+	"... CSV columns wr_to_dropped, wr_dropped: 65, 65 at the end"
 ok "head -n 1 '$tmp/w.csv' | grep -q ',wr_dirty,wr_to_dirty,wr_writeback,wr_to_writeback,wr_clean,wr_to_clean,wr_dropped,wr_to_dropped,wr_kept,wr_to_kept,evict_kswapd,'" \
 	"... the write-state columns, before the eviction columns"
 

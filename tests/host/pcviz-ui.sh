@@ -230,31 +230,34 @@ key cmp q
 check "q quits with status 0" wait_for cmp 'EXIT=0'
 
 # the write timeline of a trace with writes (tests/fixtures/replay/writes.dat):
-# an uncached write and fsync of ino 12, a buffered write of ino 13, sync
+# an uncached write and fsync of ino 12, a buffered write of ino 13, sync, a
+# buffered write of ino 14, sync, an uncached append to it; in name order
+# ino 12 is the third file
 start wt 120 40 -- --replay "$fixtures/writes.dat" -i 0.1 --speed 0.5 --ascii
 check "writes.dat replays to its end" wait_for wt 'END OF TRACE'
 key wt 5
 check "5: the write timeline" wait_for wt 'view: timeline'
 key wt n
 key wt n
-key wt n
-key wt n
 check "... the uncached write's file selected (n), its numbers: 64 went through each state, dropped" \
-	wait_for wt '^> dev 254:16 ino 12  dirty 0/64  writeback 0/64  clean 0/64  dropped 64/64  kept 0/0'
+	wait_for wt '^> dev 254:0 ino 12  dirty 0/64  writeback 0/64  clean 0/64  dropped 64/64  kept 0/0'
 screen wt >"$tmp/wt"
 strip() { awk -v s="$1" -v n="$2" '$1 == s && ++seen[s] == n { print }' "$tmp/wt"; }
 check "... its strips show every state: dirty, writeback, clean, dropped" eval \
 	"strip dirty 1 | grep -q D && strip writeback 1 | grep -q W && strip clean 1 | grep -q C &&
 	 strip dropped 1 | grep -q X && ! strip kept 1 | grep -q K"
 check "... the buffered write's file: dirty, writeback, clean, neither dropped nor kept" eval \
-	"grep -q '^  dev 254:16 ino 13  dirty 0/64  writeback 0/64  clean 64/64  dropped 0/0  kept 0/0' '$tmp/wt' &&
+	"grep -q '^  dev 254:0 ino 13  dirty 0/64  writeback 0/64  clean 64/64  dropped 0/0  kept 0/0' '$tmp/wt' &&
 	 strip dirty 2 | grep -q D && strip writeback 2 | grep -q W && strip clean 2 | grep -q C &&
 	 ! strip dropped 2 | grep -q X"
+check "... the appended file: 17 pages written, its last kept (tail) as the end of the file, then dropped at the close" eval \
+	"grep -q '^  dev 254:0 ino 14  dirty 0/17  writeback 0/17  clean 16/17  dropped 1/1  kept 0/1 (tail 1)$' '$tmp/wt' &&
+	 strip dropped 3 | grep -q X && strip kept 3 | grep -q K"
 check "... and the legend" grep -q '^D dirty, W under writeback, C clean, X dropped, K kept, \. none' "$tmp/wt"
 key wt 6
 check "6: who evicted whom" wait_for wt 'view: eviction'
 check "... a block per file; a trace without workingset events has no eviction to show" \
-	has wt '^Who evicted whom' '^> dev 254:16 ino 12$' '^  dev 254:16 ino 13$' \
+	has wt '^Who evicted whom' '^> dev 254:0 ino 12$' '^  dev 254:0 ino 13$' \
 	'^    no eviction or refault seen'
 check "... its limits in the last line" has wt "kswapd's evictions charged to its latest waker [(]a guess[)]; .* saved cmdlines"
 key wt 7

@@ -22,8 +22,8 @@ export FAKE_QEMU_DIR=$fake
 
 # The stand-in reads the run's files from the initrd (the tree copies have
 # an empty base initramfs, so the initrd is the run's own archive), writes
-# the command and the list of /extra into the results share (-fsdev) as
-# cmd and extra.list, records its parent's arguments and the disks' file systems
+# the command, /etc/pclab/env and the list of /extra into the results share
+# (-fsdev) as cmd, env and extra.list, records its parent's arguments and the disks' file systems
 # (UUID, type, KiB allocated on the host) in FAKE_QEMU_DIR, and reports
 # "PCLAB-EXIT N" for "exit N".
 # "hold" waits for FAKE_QEMU_DIR/release.NAME (at most 60 s); "silent" ends
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 		shift ;;
 	-fsdev)
 		results=${2#local,id=results,path=}
-		results=${results%,security_model=none}
+		results=${results%%,security_model=*}
 		results=${results//,,/,}
 		shift ;;
 	esac
@@ -62,10 +62,20 @@ for f in "${drives[@]}"; do
 	blkid -o value -s TYPE -s UUID "$f" | tr '\n' ' '
 	du -k "$f" | cut -f 1
 done >"$FAKE_QEMU_DIR/disks.$name"
-[ -d "$results" ] && cp "$d/cmd" "$d/extra.list" "$results/"
+[ -d "$results" ] && cp "$d/cmd" "$d/env" "$d/extra.list" "$results/"
 cmd=$(cat "$d/cmd")
 case "$cmd" in
 silent) exit 0 ;;
+plant)
+	# what a guest could leave in its share were QEMU to pass links and
+	# special files through: each named like a file the host writes later
+	ln -s "$FAKE_QEMU_DIR/victim" "$results/checks.jsonl"
+	mkfifo "$results/results.jsonl"
+	mkdir -p "$results/sub/.virtfs_metadata"
+	ln -s / "$results/sub/steps.csv"
+	echo mode >"$results/sub/.virtfs_metadata/steps.csv"
+	echo data >"$results/sub/kept.csv"
+	status=0 ;;
 hold)
 	touch "$FAKE_QEMU_DIR/held.$name"
 	for _ in $(seq 600); do
@@ -214,6 +224,77 @@ status=0
 wait "$first" || status=$?
 ok "[ $status = 0 ] && [ \"\$(cat '$res/twice/cmd')\" = hold ]" \
 	"the first run ends with its own command's results (status $status)"
+
+ok "grep -qx 'local,id=results,path=$res/basic,security_model=mapped-file,fmode=0644,dmode=0755' '$fake/args.basic'" \
+	"the share maps the guest's links and special files to plain files (security_model=mapped-file)"
+# A guest's symlinks, FIFOs and devices: removed after the run, never
+# followed; the host file a link points at is untouched.
+echo precious >"$fake/victim"
+runvm -o "$res" -n plant -- plant
+is "$status" 2 "a share holding links or FIFOs after the run: status 2"
+said "^run-vm: .*not regular files.*checks.jsonl"
+verdict $? "... and the message names them: ${out%%$'\n'*}"
+is "$(find "$res/plant" ! -type f ! -type d | wc -l)" 0 "... they are removed"
+is "$(cat "$fake/victim")" precious "... the file a planted link named is untouched"
+ok "[ -s '$res/plant/console.log' ] && [ \"\$(cat '$res/plant/sub/kept.csv')\" = data ]" \
+	"... the regular files stay"
+ok "[ -z \"\$(find '$res/plant' -name .virtfs_metadata)\" ]" \
+	"the guest's file modes (QEMU's .virtfs_metadata) are not left in the results"
+
+# Numbers: decimal whatever their leading zeros, at most nine digits (more
+# made [ -lt ] fail, and the value went through unchecked).
+for knob in "-m MEM" "-c CPUS" "-t TIMEOUT" "-b BOOT_TIMEOUT" "-w DISK_WRITE_MBPS"; do
+	runvm -o "$res" -n knobs "${knob% *}" 99999999999999999999 -- true
+	[ "$status" = 2 ] && said "^run-vm: ${knob#* }=99999999999999999999: "
+	verdict $? "${knob#* } of 20 digits is refused: ${out%%$'\n'*}"
+done
+runvm -o "$res" -n knobs -m 0256 -c 02 -- true
+ok "[ $status = 0 ] && grep -x -A1 -- -m '$fake/args.knobs' | grep -qx 256 &&
+	grep -x -A1 -- -smp '$fake/args.knobs' | grep -qx 2" \
+	"MEM=0256 and CPUS=02 reach QEMU as 256 and 2 (status $status)"
+for mbps in 010 08; do
+	runvm -o "$res" -n knobs -d ext4 -s 512M -w "$mbps" -- true
+	ok "[ $status = 0 ] && grep -q 'throttling.bps-write=$((10#$mbps))000000\$' '$fake/args.knobs'" \
+		"DISK_WRITE_MBPS=$mbps is $((10#$mbps)) MB/s, not octal (status $status)"
+done
+
+# TERM goes into the guest's /etc/pclab/env, which /init sources: a quote
+# in it must not end the value and run the rest.
+cat >"$tmp/on-a-tty" <<ON_A_TTY
+#!/bin/bash
+TERM=\$TEST_TERM exec '$tree/initramfs/run-vm' -k '$kernel' -i '$tree/build/initramfs.cpio' -a tcg -d '' \\
+	-o '$res' -n term -- true
+ON_A_TTY
+chmod +x "$tmp/on-a-tty"
+on_a_tty() { # TERM: run-vm with that TERM and a terminal on stdout
+	rm -rf "$res/term"
+	status=0
+	out=$(TEST_TERM=$1 script -qec "$tmp/on-a-tty" /dev/null </dev/null 2>&1) || status=$?
+}
+on_a_tty xterm-256color
+ok "[ $status = 0 ] && grep -qx \"PCLAB_TERM='xterm-256color'\" '$res/term/env'" \
+	"a terminal's TERM reaches the guest (status $status)"
+on_a_tty "xterm'; echo INJECTED; '"
+ok "[ $status = 2 ] && ! grep -q INJECTED '$res/term/env' 2>/dev/null" \
+	"a TERM with a quote is refused, never written into the guest's env (status $status: ${out%%$'\r'*})"
+
+# What run-vm takes, keeps and deletes of a directory at RESULTS/NAME
+mkdir -p "$res/sticky"
+chmod 1777 "$res/sticky"
+runvm -o "$res" -n sticky -- true
+runvm -o "$res" -n sticky -- 'exit 0'
+ok "[ $status = 0 ] && [ \"\$(stat -c %a '$res/sticky')\" = 1777 ] && [ \"\$(cat '$res/sticky/cmd')\" = 'exit 0' ]" \
+	"an empty directory is taken as it is, its mode kept over two runs (status $status)"
+cp -a "$res/basic" "$res/copied"
+echo mine >"$res/copied/data"
+runvm -o "$res" -n copied -- true
+ok "[ $status = 2 ] && [ -e '$res/copied/data' ]" \
+	"a directory holding a marker copied from another run is refused and kept (status $status)"
+said "$res/copied"
+verdict $? "... and the message names it: ${out%%$'\n'*}"
+runvm -o "$res" -n "$(printf '%0300d' 0)" -- true
+[ "$status" = 2 ] && said "^run-vm: NAME=0*: .*at most"
+verdict $? "a NAME of 300 characters is refused as a usage error: ${out:0:40}...${out:320:60}"
 
 runvm -o "$res" -n silent -- silent
 is "$status" 125 "a guest that reports no status gives 125"

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """Seeded, deterministic mutations of the replay fixtures, for tests/host/pcviz-fuzz.sh.
 
-Usage: trace-mutate.py V6.DAT V7-ZSTD.DAT OUTDIR [SEED...]
+Usage: trace-mutate.py FIXTURES OUTDIR [--all | SEED...]
+       trace-mutate.py FIXTURES OUTDIR --add SEED...
+       trace-mutate.py --long COPIES V6.DAT OUT.DAT
+       trace-mutate.py --slim V6.DAT OUT.DAT
 
-Writes OUTDIR/SEED.dat for every case (or the SEEDs given) and lists them in
-OUTDIR/cases, one "SEED CLASS DESCRIPTION" a line.  A case is a function of
-its seed alone: the same seed always gives the same file.
+Lists every case in OUTDIR/cases, one "SEED CLASS DESCRIPTION" a line, and
+writes OUTDIR/SEED.dat for those to run, listed in OUTDIR/run ("SEED
+CLASS"): the SEEDs given, every case with --all, else the sample of
+sampled().  A case is a function of its seed alone: the same seed always
+gives the same file.  FIXTURES is tests/fixtures/replay.  --add writes
+the SEEDs' files only, the lists as they were.
 
 V6.DAT is trace-cmd's file format 6 (uncompressed), walked section by
 section so that format texts, header values and events can be edited where
@@ -121,6 +127,90 @@ class V6:
     def records_of(self, name):
         ev = next(e for e in self.events if e["name"] == name)
         return ev, [r for r in self.records if r[2] == ev["id"]]
+
+
+class V7:
+    """Where things are in a format 7 trace.dat (see trace-cmd.dat.v7(5)): every field."""
+
+    def __init__(self, data):
+        self.data = data
+        p = data.index(b"\0", 10) + 1
+        self.fields = [("endian", p, 1), ("long size", p + 1, 1), ("page size", p + 2, 4)]
+        self.page = struct.unpack_from("<I", data, p + 2)[0]
+        p += 6
+        self.edges = [10, p - 1, p, p + 2, p + 6]
+        p = data.index(b"\0", p) + 1
+        self.compressed = data[self.edges[-1]:p - 1] != b"none"
+        p = data.index(b"\0", p) + 1
+        self.fields.append(("first options' offset", p, 8))
+        self.edges += [p, p + 4, p + 8]
+        self.first_options = self.u64(p)
+        p += 8
+        self.sections = []  # (offset, id, flags, size)
+        while p + 16 <= len(data):
+            sid, flags, _, size = struct.unpack_from("<HHIQ", data, p)
+            self.sections.append((p, sid, flags, size))
+            self.fields += [("section %d's id" % sid, p, 2), ("section %d's flags" % sid, p + 2, 2),
+                            ("section %d's description" % sid, p + 4, 4),
+                            ("section %d's size" % sid, p + 8, 8)]
+            self.edges += [p, p + 2, p + 8, p + 16, p + 16 + size // 2]
+            if flags & 1 and sid != 3:
+                self.fields += [("section %d's compressed size" % sid, p + 16, 4),
+                                ("section %d's inflated size" % sid, p + 20, 4)]
+            p += 16 + size
+        self.edges.append(len(data))
+        self.options = []  # (id field offset, id, size, body offset)
+        self.cpu_data = []  # (offset, size, compressed)
+        for at, sid, flags, size in self.sections:
+            if sid != 0:
+                continue
+            q = at + 16
+            while q < at + 16 + size:
+                oid, osize = struct.unpack_from("<HI", data, q)
+                self.options.append((q, oid, osize, q + 6))
+                self.fields += [("option %d's id" % oid, q, 2), ("option %d's size" % oid, q + 2, 4)]
+                self.edges += [q, q + 6, q + 6 + osize - 1]
+                if oid == 0 or 16 <= oid <= 21:
+                    self.fields.append(("option %d's offset" % oid, q + 6, 8))
+                if oid == 8:
+                    self.fields.append(("the CPU count", q + 6, 4))
+                if oid == 3:
+                    self.buffer(q + 6)
+                q += 6 + osize
+
+    def buffer(self, b):
+        self.fields.append(("the buffer's section", b, 8))
+        fly = self.u64(b)
+        flags = next(f for at, _, f, _ in self.sections if at == fly)
+        p = self.data.index(b"\0", b + 8) + 1
+        p = self.data.index(b"\0", p) + 1
+        self.fields += [("the buffer's page size", p, 4), ("the buffer's CPUs", p + 4, 4)]
+        for c in range(self.u32(p + 4)):
+            e = p + 8 + 20 * c
+            self.fields += [("CPU %d's id" % c, e, 4), ("CPU %d's data offset" % c, e + 4, 8),
+                            ("CPU %d's data size" % c, e + 12, 8)]
+            offset, size = self.u64(e + 4), self.u64(e + 12)
+            self.cpu_data.append((offset, size, flags & 1))
+            self.edges += [offset, offset + size]
+            if flags & 1:
+                self.fields.append(("CPU %d's chunks" % c, offset, 4))
+                q = offset + 4
+                for k in range(self.u32(offset)):
+                    self.fields += [("chunk %d's compressed size" % k, q, 4),
+                                    ("chunk %d's inflated size" % k, q + 4, 4)]
+                    self.edges += [q, q + 8]
+                    q += 8 + self.u32(q)
+            else:
+                for page in range(offset, offset + size, self.page):
+                    self.fields += [("the page at %d's timestamp" % page, page, 8),
+                                    ("the page at %d's length" % page, page + 8, 8)]
+                    self.edges += [page, page + 16]
+
+    def u32(self, p):
+        return struct.unpack_from("<I", self.data, p)[0]
+
+    def u64(self, p):
+        return struct.unpack_from("<Q", self.data, p)[0]
 
 
 def put(data, offset, value, size):
@@ -313,13 +403,184 @@ def patched(data, patches):
     return bytes(out)
 
 
-def cases(v6_data, v7_data):
+def v6_fields(v6):
+    """Every number of a format 6 file that says where, how big or how many: (name, offset, bytes)."""
+    fields = [("endian", v6.endian, 1), ("long size", v6.long_size, 1), ("page size", v6.page_size, 4)]
+    for (size_field, _, _), name in zip(v6.header_texts, ("header_page", "header_event")):
+        fields.append(("%s size" % name, size_field, 8))
+    fields += [("ftrace formats", v6.ftrace_count, 4), ("event systems", v6.systems_count, 4),
+               ("events of the last system", v6.events_count, 4),
+               ("kallsyms size", v6.kallsyms_size, 4), ("printk size", v6.printk_size, 4),
+               ("cmdlines size", v6.cmdlines_size, 8), ("CPUs", v6.cpus, 4),
+               ("CPU data offset", v6.cpu_offset, 8), ("CPU data size", v6.cpu_size, 8)]
+    fields += [("%s's format size" % e["name"], e["size_field"], 8) for e in v6.events]
+    for id_field, size_field in v6.options:
+        oid = v6.u16(id_field)
+        fields += [("option %d's id" % oid, id_field, 2), ("option %d's size" % oid, size_field, 4)]
+    for page in range(v6.data_start, v6.data_start + v6.data_len, 4096):
+        fields += [("the page at %d's timestamp" % page, page, 8),
+                   ("the page at %d's length" % page, page + 8, 8)]
+    return fields
+
+
+def extremes(size, nbytes):
+    """The values a field is set to: edges of its width and of the file's size."""
+    values = [0, 1, (1 << 31) - 1, 1 << 31, (1 << 32) - 1, 1 << 32, 1 << 40, (1 << 63) - 1, 1 << 63,
+              (1 << 64) - 1, size - 1, size, size + 1]
+    mask = (1 << (8 * nbytes)) - 1
+    return sorted({v & mask for v in values} | {mask >> 1, (mask >> 1) + 1})
+
+
+def field_cases(data, fields):
+    """Each field set to each of its extreme values."""
+    out = []
+    for name, offset, nbytes in fields:
+        for value in extremes(len(data), nbytes):
+            out.append(("%s (byte %d) %#x" % (name, offset, value), patched(data, [(offset, value, nbytes)])))
+    return out
+
+
+def cut_cases(data, edges):
+    """Cut at every edge and the bytes on either side."""
+    return [("cut at byte %d of %d" % (at, len(data)), data[:at])
+            for at in sorted({e + d for e in edges for d in (-1, 0, 1)})
+            if 0 < at < len(data)]
+
+
+def option_cases(data, options, rebuild):
+    """Each option's text unterminated, its id another, its body all 0xff; with rebuild (format 6)
+    its body emptied and shortened too."""
+    out = []
+    for id_field, oid, size, body in options:
+        if size:
+            out.append(("option %d without its last byte's NUL" % oid,
+                        patched(data, [(body + size - 1, 0x41, 1)])))
+            out.append(("option %d's body all 0xff" % oid, data[:body] + b"\xff" * size + data[body + size:]))
+        for other in list(range(1, 23)) + [0x7FFF]:
+            if other != oid:
+                out.append(("option %d's id %d" % (oid, other), patched(data, [(id_field, other, 2)])))
+        if rebuild and size:
+            for new in (b"", data[body:body + size - 1]):
+                new_data = bytearray(data[:id_field + 2] + struct.pack("<I", len(new)) + new +
+                                     data[body + size:])
+                out.append(("option %d's body of %d bytes" % (oid, len(new)), bytes(new_data)))
+    return out
+
+
+OPTION_BODIES = [
+    (1, b""), (1, b"A"), (1, b"0x7fffffffffffffff\0"), (2, b""), (2, b"CPU: 0"), (3, b""),
+    (3, struct.pack("<Q", 1 << 63) + b"x\0"), (3, struct.pack("<Q", 20480)),
+    (4, b"[x"), (5, b"Linux"), (6, b"garbage\0"), (6, b""), (7, b"99999999999999999999\0"),
+    (7, b"-"), (8, b"\1"), (8, b"\xff\xff\xff\xff"), (9, b"3.1"), (10, b""),
+    (10, b"1 ffffffff x\n\0"), (11, b"\1\2"), (12, b""),
+    (12, struct.pack("<QII", 1, 0, 0xFFFFFFFF)), (12, struct.pack("<QIII", 1, 0, 1, 0x7FFFFFFF)),
+    (13, b"g\0" + struct.pack("<QI", 1, 0xFFFFFFFF)), (13, b"g"), (14, b""),
+    (14, struct.pack("<IIQ", 0, 63, 1 << 63)), (14, struct.pack("<IIQ", 1, 0, 0)),
+    (15, b"x"), (16, struct.pack("<Q", 32)), (18, b""), (21, struct.pack("<Q", 1 << 63)),
+    (22, b""), (0x7FFF, b"anything"),
+]
+
+
+def with_option(v6, oid, body):
+    """V6 with one more option, (oid, body), first among its options."""
+    at = v6.options[0][0] if v6.options else v6.cpus + 14
+    return v6.data[:at] + struct.pack("<HI", oid, len(body)) + body + v6.data[at:]
+
+
+def page_cases(data, pages, page_size):
+    """Each data page: its length 0, past the page, with the missed-events flags; its time 0,
+    2^63, 2^64-1."""
+    out = []
+    for page in pages:
+        length = struct.unpack_from("<Q", data, page + 8)[0] & 0xFFFFF
+        for value in (0, page_size - 15, 0xFFFFFFFF, (1 << 31) | length, (3 << 30) | length):
+            out.append(("the page at %d's length %#x" % (page, value), patched(data, [(page + 8, value, 8)])))
+        for value in (0, 1 << 63, (1 << 64) - 1):
+            out.append(("the page at %d's time %#x" % (page, value), patched(data, [(page, value, 8)])))
+    return out
+
+
+def without_options(v6):
+    """V6 as older tools wrote it: no options section."""
+    at = v6.cpus + 4
+    end = v6.data.index(b"flyrecord\0", at)
+    gap = v6.data_start - (v6.cpu_size + 8)  # zeros between the CPU table and the data
+    return (v6.data[:at] + v6.data[end:v6.cpu_size + 8] + b"\0" * (gap + end - at) +
+            v6.data[v6.data_start:])
+
+
+def reproducers(v6_data, v7n_data, v7z_data, writes_data, w6_data):
+    """The findings of shared/reviews/hostile-input-2.md, each by its reproducer there."""
+    v7n, v6, w6 = V7(v7n_data), V6(v6_data), V6(w6_data)
+    first_page = v7n.cpu_data[0][0]
+    options = [o for o in v7n.options if o[1] == 0]
+    out = [("R2-4 format 7 uncompressed, first page's length 0xffffffff",
+            patched(v7n_data, [(first_page + 8, 0xFFFFFFFF, 8)])),
+           ("R2-4 format 7, the second options section's DONE pointing back at it",
+            patched(v7n_data, [(options[1][3], options[0][0] + 6 + options[0][2], 8)])),
+           ("R2-4 format 7, the first options section's DONE pointing at itself",
+            patched(v7n_data, [(options[0][3], v7n.first_options, 8)])),
+           ("R2-4 format 6, the UNAME option's id 5 made HOOK (6)",
+            patched(v6_data, [(next(i for i, _ in v6.options if v6.u16(i) == 5), 6, 2)]))]
+    out += [("R2-4 format 7 cut at byte %d" % at, v7n_data[:at]) for at in range(24, 32)]
+    cpustat = next(o for o in v7n.options if o[1] == 2)
+    out.append(("R2-4 format 7, a CPUSTAT of size 0", patched(v7n_data, [(cpustat[0] + 2, 0, 4)])))
+    out.append(("R2-5 format 6, the second page's time 2^63",
+                patched(v6_data, [(v6.data_start + 4096, 1 << 63, 8)])))
+    out.append(("R2-15 format 6 without an options section", without_options(v6)))
+    delete = next(e for e in w6.events if e["name"] == "mm_filemap_delete_from_page_cache")
+    out.append(("R2-16 format 6, an event format's size 1",
+                patched(w6_data, [(delete["size_field"], 1, 8)])))
+    for at in (148, 153):
+        out.append(("R2-16 format 7 uncompressed, byte %d (the page header's format) flipped" % at,
+                    patched(v7n_data, [(at, v7n_data[at] ^ 1, 1)])))
+    out.append(("R2-16 v7-zstd.dat byte 9693 (compressed data) flipped",
+                patched(v7z_data, [(9693, v7z_data[9693] ^ 1, 1)])))
+    out.append(("R2-16 writes.dat byte 11031 (compressed data) flipped",
+                patched(writes_data, [(11031, writes_data[11031] ^ 1, 1)])))
+    # libtraceevent's printk formats: "ADDRESS : FORMAT" lines, the formats of 3 bytes or more
+    line = v6_data.index(b' : "end"\n')
+    out.append(("R2-16b format 6, a printk format without its colon",
+                v6_data[:line] + b'   "end"' + v6_data[line + 8:]))
+    out.append(("R2-16b format 6, a printk format of 1 byte",
+                v6_data[:line] + b' : "e"\n\n' + v6_data[line + 8:]))
+    add, adds = v6.records_of("mm_filemap_add_to_page_cache")
+    off, size = add["fields"]["order"]
+    out.append(("R2-16 an add of order 32", patched(v6_data, [(adds[0][0] + off, 32, size)])))
+    return out
+
+
+def cases(fixtures):
     """SEED -> (class, description, bytes), generated on demand."""
+    v6_data, v7_data = fixtures["v6"], fixtures["v7-zstd"]
+    v7n_data, writes_data, w6_data = fixtures["v7-none"], fixtures["writes"], fixtures["writes-v6"]
     v6 = V6(v6_data)
     cuts = v6_cuts(v6)
     headers = header_values(v6)
     events = event_values(v6)
     renamed = fixed_format_edits(v6)
+    v7n, v7z, wr, w6 = V7(v7n_data), V7(v7_data), V7(writes_data), V6(w6_data)
+    lists = [
+        # the audit's corpus (shared/reviews/hostile-input-2.md, "Figures"): five seeds, cut at
+        # every boundary and the bytes beside it, every field of the structure set to the edges of
+        # its width and of the file's size, option contents, hand-made option bodies, data pages
+        (10000, "v7n-cut", cut_cases(v7n_data, v7n.edges)),
+        (20000, "v7n-field", field_cases(v7n_data, v7n.fields)),
+        (30000, "v7z-cut", cut_cases(v7_data, v7z.edges)),
+        (40000, "v7z-field", field_cases(v7_data, v7z.fields)),
+        (50000, "writes-cut", cut_cases(writes_data, wr.edges)),
+        (60000, "writes-field", field_cases(writes_data, wr.fields)),
+        (70000, "w6-cut", cut_cases(w6_data, v6_cuts(w6))),
+        (80000, "w6-field", field_cases(w6_data, v6_fields(w6))),
+        (90000, "v6-field", field_cases(v6_data, v6_fields(v6))),
+        (100000, "option", option_cases(v6_data, [(i, v6.u16(i), v6.u32(z), z + 4) for i, z in v6.options], True) +
+         option_cases(v7n_data, [o for o in v7n.options if o[1]], False)),
+        (110000, "option-body", [("option %d with body %r" % (oid, body[:16]), with_option(v6, oid, body))
+                                 for oid, body in OPTION_BODIES]),
+        (120000, "page", page_cases(v6_data, range(v6.data_start, v6.data_start + v6.data_len, 4096), 4096) +
+         page_cases(v7n_data, range(v7n.cpu_data[0][0], sum(v7n.cpu_data[0][:2]), 4096), 4096)),
+        (130000, "repro", reproducers(v6_data, v7n_data, v7_data, writes_data, w6_data)),
+    ]
     classes = [
         # base, count, name, function of (index, rng)
         (1000, len(cuts) + 20, "v6-cut", lambda i, r: truncation(v6_data, cuts, i, r)),
@@ -332,25 +593,83 @@ def cases(v6_data, v7_data):
          lambda i, r: (events[i][0], patched(v6_data, events[i][1]))),
         (6000, 30, "v7-cut", lambda i, r: truncation(v7_data, [], i, r)),
         (7000, 50, "v7-flip", lambda i, r: flips(v7_data, r)),
+        (8000, 50, "v7n-flip", lambda i, r: flips(v7n_data, r)),
+        (8100, 50, "writes-flip", lambda i, r: flips(writes_data, r)),
+        (8200, 50, "w6-flip", lambda i, r: flips(w6_data, r)),
     ]
+    classes += [(base, len(made), name, lambda i, r, m=made: m[i]) for base, name, made in lists]
     for base, count, name, make in classes:
         for i in range(count):
             yield base + i, name, (lambda b=base, i=i, m=make: m(i, random.Random(b + i)))
 
 
+def long_trace(v6_data, copies):
+    """V6.DAT's data pages COPIES times, each copy after the one before: a valid, long trace."""
+    v6 = V6(v6_data)
+    span = v6.u64(v6.data_start + v6.data_len - 4096) - v6.u64(v6.data_start) + 10 ** 9
+    pages = bytearray()
+    for k in range(copies):
+        for page in range(v6.data_start, v6.data_start + v6.data_len, 4096):
+            p = bytearray(v6_data[page:page + 4096])
+            put(p, 0, v6.u64(page) + k * span, 8)
+            pages += p
+    out = bytearray(v6_data[:v6.data_start])
+    put(out, v6.cpu_size, len(pages), 8)
+    return bytes(out + pages + v6_data[v6.data_start + v6.data_len:])
+
+
+def slim(v6_data):
+    """V6.DAT without its kernel symbols, its data on the first page boundary after the rest."""
+    v6 = V6(v6_data)
+    head = v6_data[:v6.kallsyms_size] + b"\0\0\0\0"
+    rest = bytearray(v6_data[v6.printk_size:v6.cpu_size + 8])
+    start = -(-(len(head) + len(rest)) // 4096) * 4096
+    put(rest, v6.cpu_offset - v6.printk_size, start, 8)
+    out = head + rest
+    return bytes(out + b"\0" * (start - len(out)) + v6_data[v6.data_start:])
+
+
+def sampled(seed, name):
+    """The cases of a default run: the reproducers and the hand-made options, one in
+    EVERY_OLD of the first classes (below 10000), one in EVERY_AUDIT of the audit's corpus."""
+    if name in ("repro", "option-body"):
+        return True
+    return seed % (EVERY_OLD if seed < 10000 else EVERY_AUDIT) == 0
+
+
+EVERY_OLD = 8
+EVERY_AUDIT = 80
+
+
 def main():
-    v6_data = open(sys.argv[1], "rb").read()
-    v7_data = open(sys.argv[2], "rb").read()
-    out = sys.argv[3]
-    wanted = {int(s) for s in sys.argv[4:]}
-    with open(out + "/cases", "w") as listing:
-        for seed, name, make in cases(v6_data, v7_data):
-            if wanted and seed not in wanted:
-                continue
+    if sys.argv[1] == "--slim":
+        with open(sys.argv[3], "wb") as f:
+            f.write(slim(open(sys.argv[2], "rb").read()))
+        return
+    if sys.argv[1] == "--long":
+        with open(sys.argv[4], "wb") as f:
+            f.write(long_trace(open(sys.argv[3], "rb").read(), int(sys.argv[2])))
+        return
+    fixtures = {name: open("%s/%s.dat" % (sys.argv[1], name), "rb").read()
+                for name in ("v6", "v7-zstd", "v7-none", "writes", "writes-v6")}
+    out = sys.argv[2]
+    if sys.argv[3:4] == ["--add"]:
+        wanted = {int(seed) for seed in sys.argv[4:]}
+        for seed, _, make in cases(fixtures):
+            if seed in wanted:
+                with open("%s/%d.dat" % (out, seed), "wb") as f:
+                    f.write(make()[1])
+        return
+    every = sys.argv[3:] == ["--all"]
+    wanted = set() if every else {int(seed) for seed in sys.argv[3:]}
+    with open(out + "/cases", "w") as listing, open(out + "/run", "w") as run:
+        for seed, name, make in cases(fixtures):
             what, data = make()
-            with open("%s/%d.dat" % (out, seed), "wb") as f:
-                f.write(data)
             listing.write("%d %s %s\n" % (seed, name, what))
+            if every or (seed in wanted if wanted else sampled(seed, name)):
+                with open("%s/%d.dat" % (out, seed), "wb") as f:
+                    f.write(data)
+                run.write("%d %s\n" % (seed, name))
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ set -u
 
 bin=$top/build/host/pcviz
 events="-e filemap:mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache \
--e filemap:dropbehind_mark -e filemap:dropbehind_end -e filemap:dropbehind_call \
--e pagemap:mm_lru_insertion -e vmscan:mm_vmscan_kswapd_wake"
+-e filemap:mm_filemap_dropbehind_mark -e filemap:mm_filemap_dropbehind_end \
+-e filemap:mm_filemap_dropbehind_call -e pagemap:mm_lru_insertion -e vmscan:mm_vmscan_kswapd_wake"
 f=/mnt/ext4/replay
 vm_run pcviz-replay -- "pclab-rw -w -s 4M $f >/dev/null && sync && echo 3 >/proc/sys/vm/drop_caches &&
 	stat -c %i $f >/results/ino &&
@@ -34,6 +34,7 @@ jq -rs --arg me " ino $ino" '
 	"peak \($peak)", "end \($s[-1])",
 	"emptied \(if $s[($s | index($peak)):] | any(. == 0) then 1 else 0 end)",
 	"marks \($last.ev_db_mark) ends \($last.ev_db_end) lost \($last.lost)",
+	"calls \($last.ev_db_call) marked \($last.db_call_marked) dropped \($last.db_call_dropped)",
 	"pages \([$last | mine | .pages] | tojson)",
 	# runs of equal values: the phases of the workload
 	"phases \([foreach $s[] as $v ({}; {v: $v, new: ($v != .v)}; select(.new) | .v)][:8] | tojson) ..."
@@ -44,6 +45,8 @@ ok "grep -qx 'emptied 1' '$out/replay.txt'" "replayed: drop_caches empties the f
 ok "grep -qx 'end 1024' '$out/replay.txt'" "replayed: the last buffered read fills it again"
 ok "grep -qx 'marks 1024 ends 1024 lost 0' '$out/replay.txt'" \
 	"replayed: the uncached read's 1024 marks and drops, nothing lost"
+ok "grep -qx 'calls 4 marked 1024 dropped 1024' '$out/replay.txt'" \
+	"replayed: its four 1 MiB calls count the 1024 folios they marked and dropped"
 ok "grep -qx 'pages \\[1024\\]' '$out/replay.txt'" "replayed: the file is sized by the pages it touched"
 
 # the guest's trace beside itself: each run exactly its --replay

@@ -30,7 +30,7 @@ void iolab_usage(void)
 		"  -t, --time SECONDS  stop after this long (default: one pass over the data)\n"
 		"  -q, --qd N          queue depth for uring modes (default 4)\n"
 		"  -R, --rate N        at most N I/Os per second (default: as fast as possible)\n"
-		"  -H, --hits          count page-cache hits: try each read with RWF_NOWAIT first\n"
+		"  -H, --hits          count page-cache hits (cachestat(2) before each read)\n"
 		"  -S, --fsync         fsync after each write (its latency counts in the write's)\n"
 		"  -l, --log FILE      write one CSV line per interval to FILE\n"
 		"  -i, --interval SECONDS  log and progress interval, 0.1 to 60 (default 1)\n"
