@@ -37,13 +37,25 @@ DEPS_STAMP := $(STAMP)/deps
 TREE_STAMP := $(STAMP)/tree
 SERIES_STAMP := $(STAMP)/series
 
-PATCHES := $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch)))
+# The series' layers, in the order they apply, each a format-patch series
+# of its own in kernel/patches/LAYER: core (the feature), lab (counters,
+# trace events, the 2019 switch), test (fault injection for the tests).
+LAYERS := core lab test
+LAYER_DIRS := $(addprefix kernel/patches/,$(LAYERS))
+layer_patches = $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/$(1)/*.patch)))
+PATCHES := $(foreach l,$(LAYERS),$(call layer_patches,$(l)))
 CONFIG_FRAGMENTS := $(sort $(wildcard kernel/config/*.config))
 DEBUG_FRAGMENTS := $(CONFIG_FRAGMENTS) $(sort $(wildcard kernel/config/debug/*.config))
+# Without cgroups, event tracing on, the rest as small as the series allows:
+# a configuration 0-day would build (merged onto tinyconfig on its own)
+NOCGROUP_FRAGMENTS := $(sort $(wildcard kernel/config/nocgroup/*.config))
+# The core layer alone: the debug kernel without the lab and test options
+CORE_FRAGMENTS := $(DEBUG_FRAGMENTS) $(sort $(wildcard kernel/config/core/*.config))
 
 kimage = $(B)/kernel/$(1)/arch/x86/boot/bzImage
 KIMAGE_release := $(call kimage,release)
 KIMAGE_debug := $(call kimage,debug)
+KIMAGE_nocgroup := $(call kimage,nocgroup)
 # A kernel exercise's debug kernel (see "Kernel exercises" below)
 KERNEL_EXERCISES := $(sort $(patsubst labs/kernel-exercises/%.patch,%,$(wildcard labs/kernel-exercises/*.patch)))
 EXERCISE ?=
@@ -73,10 +85,15 @@ kbuild_path_ok = $(if $(or $(word 2,$(CURDIR)),$(findstring :,$(CURDIR))),$(erro
 	refuses: move the checkout to a path without them))
 
 # Write $(2) to file $(1) only when it changes: a prerequisite that tracks a
-# list (of patches, of flags), not just the files' times.
+# list (of patches, of flags), not just the files' times.  $(2) is data (a
+# student's EXERCISE_SRC among them): make's own file function writes it,
+# no shell sees it.
 define track
-$(shell mkdir -p $(dir $(1)); [ -f $(1) ] && [ "$$(cat $(1))" = "$(2)" ] || echo "$(2)" >$(1))
+$(shell mkdir -p $(dir $(1)))
+$(if $(and $(wildcard $(1)),$(call same_text,$(file <$(1)),$(2))),,$(file >$(1),$(2)))
 endef
+# same_text A,B: non-empty if A and B are the same text
+same_text = $(and $(findstring x$(1)x,x$(2)x),$(findstring x$(2)x,x$(1)x))
 $(call track,$(STAMP)/patch-list,$(PATCHES))
 
 .DEFAULT_GOAL := all
@@ -90,7 +107,7 @@ GRADE_EXERCISES := $(addprefix grade-,$(EXERCISES))
 # make check grades the untouched skeletons and the solutions
 EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exercises/$(e)/solution/bin/$(e))
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
-	kernel-check-series \
+	kernel-check-series kernel-core kernel-configs \
 	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
 	kernel-export kernel-exercise kernel-reset grade-kernel lab7
 
@@ -104,6 +121,8 @@ help:
 	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
 	@echo '  make grade-lab1 ...  grade a lab'"'"'s last run again (no boot); make grade: all, one score'
 	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
+	@echo '  make handin      your predictions, answers, exercise sources and runs in one tar with a manifest'
+	@echo '                   (results/handin/; labs/handin --help)'
 	@echo '  make lab7 (= make grade-backup)  the capstone: your backup beside a hot service (labs/lab7/README.md)'
 	@echo '  make grade-ucat, make grade-ucp, make grade-backup  build and grade your exercise (labs/exercises/README.md);'
 	@echo '                   SOLUTION=1 grades the reference solution, EXERCISE_SRC=FILE another source'
@@ -119,6 +138,8 @@ help:
 	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
 	@echo '  make kernel      patched 6.12 kernel (build/kernel/release) and UAPI headers'
 	@echo '  make kernel-debug  the same with the debug options of kernel/config/debug/'
+	@echo '  make kernel-core  the core layer of the series alone (build/core; = make kernel SERIES=core)'
+	@echo '  make kernel-configs  the whole series in the release, debug and no-cgroups configurations'
 	@echo '  make initramfs   guest root file system ($(INITRAMFS))'
 	@echo '  make pcviz       the page-cache viewer: build/host/pcviz and the guest'"'"'s static build'
 	@echo '  make all         kernel and initramfs (the default)'
@@ -130,7 +151,7 @@ help:
 	@echo
 	@echo 'Kernel series:'
 	@echo '  make kernel-export  regenerate kernel/patches from the commits in build/linux'
-	@echo '  make kernel-check-series  compile the touched files at every patch of the series'
+	@echo '  make kernel-check-series  build and link the debug kernel at every patch of the series'
 	@echo
 	@echo 'Cleaning:'
 	@echo '  make clean       remove results and project build outputs'
@@ -151,6 +172,7 @@ help:
 	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
 	@echo '  QUICK=1          labs with small sizes (what make check runs)'
 	@echo '  LIVE=1           labs: pcviz shows the lab'"'"'s files live while it runs'
+	@echo '  PREDICT=skip     labs: run without your predictions (a lab otherwise waits for them)'
 	@echo '  LAB_DATA_MIB, LAB_SECONDS, LAB_FS   lab data set (default 10x MEM), timed runs, ext4/xfs'
 	@echo '  V=$(V)            1 shows every command'
 
@@ -175,8 +197,8 @@ $(TREE_STAMP): $(KTARBALL) | $(DEPS_STAMP)
 	$(Q)touch $@
 
 $(SERIES_STAMP): $(TREE_STAMP) $(PATCHES) $(STAMP)/patch-list kernel/scripts/apply-series
-	@echo "  SERIES  $(words $(PATCHES)) patch(es) from kernel/patches"
-	$(Q)kernel/scripts/apply-series $(KSRC) $(PATCHES)
+	@echo "  SERIES  $(words $(PATCHES)) patch(es) from kernel/patches:$(foreach l,$(LAYERS), $(l) $(words $(call layer_patches,$(l))))"
+	$(Q)kernel/scripts/apply-series $(KSRC) $(LAYER_DIRS)
 	$(Q)touch $@
 
 $(B)/kernel/release/.config-stamp: $(SERIES_STAMP) $(CONFIG_FRAGMENTS) \
@@ -189,6 +211,12 @@ $(B)/kernel/debug/.config-stamp: $(SERIES_STAMP) $(DEBUG_FRAGMENTS) \
 		kernel/scripts/make-config kernel/scripts/check-config
 	$(kbuild_path_ok)@echo "  CONFIG  debug: tinyconfig + $(notdir $(DEBUG_FRAGMENTS))"
 	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(DEBUG_FRAGMENTS)
+	$(Q)touch $@
+
+$(B)/kernel/nocgroup/.config-stamp: $(SERIES_STAMP) $(NOCGROUP_FRAGMENTS) \
+		kernel/scripts/make-config kernel/scripts/check-config
+	$(kbuild_path_ok)@echo "  CONFIG  nocgroup: tinyconfig + $(notdir $(NOCGROUP_FRAGMENTS))"
+	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(NOCGROUP_FRAGMENTS)
 	$(Q)touch $@
 
 $(B)/kernel/%/arch/x86/boot/bzImage: $(B)/kernel/%/.config-stamp $(SERIES_STAMP)
@@ -215,24 +243,69 @@ $(TSC_KHZ): initramfs/tsc-khz.c
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(HOST_CFLAGS) -o $@ $<
 
-ifeq ($(EXERCISE),)
-kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
-else
+# make kernel SERIES=core: the core layer alone (kernel-core)
+SERIES ?= all
+ifeq ($(filter all core,$(SERIES)),)
+$(error SERIES=$(SERIES): choose all (every layer) or core (the feature alone))
+endif
+ifneq ($(EXERCISE),)
 kernel: kernel-exercise
+else ifeq ($(SERIES),core)
+kernel: kernel-core $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+else
+kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 endif
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 headers: $(HEADERS_STAMP)
 
-# Compile the touched files at every patch of the series (bisectability),
-# with the debug configuration: the release one plus the options that
-# build the series' debug-only files.
-kernel-check-series: $(KIMAGE_debug)
-	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/debug/.config $(B)/series-check
+# The core layer alone (make kernel-core, or make kernel SERIES=core), as
+# make check boots it: the feature must build and pass the contract suites
+# without the lab and test layers.  A worktree of its own at pclab-core,
+# laid out like the checkout (build/linux beside build/kernel/debug, under
+# build/core) so that ccache, which hashes paths relative to that top,
+# serves every file the other layers leave alone.
+CORE_TOP := $(B)/core
+CORE_SRC := $(CORE_TOP)/build/linux
+CORE_OBJ := $(CORE_TOP)/build/kernel/debug
+KIMAGE_core := $(CORE_OBJ)/arch/x86/boot/bzImage
 
-# Regenerate kernel/patches from the commits on top of pclab-base, keeping
-# the cover letter, which is written by hand.
+$(STAMP)/core-tree: $(SERIES_STAMP)
+	@echo "  TREE    $(CORE_SRC) (pclab-core: the core layer alone)"
+	$(Q)if [ -d $(CORE_SRC) ]; then git -C $(CORE_SRC) checkout -q --detach pclab-core; \
+	else git -C $(KSRC) worktree prune && \
+		git -C $(KSRC) worktree add -q --detach $(abspath $(CORE_SRC)) pclab-core; fi
+	$(Q)touch $@
+
+$(CORE_OBJ)/.config-stamp: $(STAMP)/core-tree $(CORE_FRAGMENTS) \
+		kernel/scripts/make-config kernel/scripts/check-config
+	$(kbuild_path_ok)@echo "  CONFIG  core: tinyconfig + $(notdir $(CORE_FRAGMENTS))"
+	$(Q)kernel/scripts/make-config $(CORE_SRC) $(@D) $(CORE_FRAGMENTS)
+	$(Q)touch $@
+
+$(KIMAGE_core): $(CORE_OBJ)/.config-stamp $(STAMP)/core-tree
+	$(kbuild_path_ok)@echo "  KERNEL  core (log: $(CORE_OBJ).log)"
+	$(Q)kernel/scripts/build-kernel $(CORE_SRC) $(CORE_OBJ) $(CORE_OBJ).log bzImage
+	$(Q)touch $@
+
+kernel-core: $(KIMAGE_core)
+
+# The series' end in the three configurations make check builds and links
+kernel-configs: $(KIMAGE_release) $(KIMAGE_debug) $(KIMAGE_nocgroup)
+
+# Build and link vmlinux at every patch of the three layers in turn
+# (bisectability), with the debug configuration: the release one plus the
+# options that build the series' debug-only files.  Cold, it compiles the
+# kernel once per patch that edits a widely included header (seven of
+# seventeen); ccache serves an unchanged prefix of the series afterwards.
+kernel-check-series: $(KIMAGE_debug)
+	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/debug/.config \
+		$(B)/series-check
+
+# Regenerate kernel/patches from the commits on top of pclab-base, layer by
+# layer (the branches pclab-core, pclab-lab, pclab), keeping the hand-written
+# part of each cover letter.
 kernel-export: $(TREE_STAMP)
-	$(Q)kernel/scripts/export-series $(KSRC) kernel/patches
+	$(Q)kernel/scripts/export-series $(KSRC) $(LAYER_DIRS)
 
 # --- lib/: what pcviz, the tools and the C tests share ----------------------
 
@@ -398,8 +471,9 @@ run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(Q)$(RUN_VM) -I
 
-EVENTS ?= filemap:dropbehind_mark filemap:dropbehind_serve filemap:dropbehind_claim \
-	filemap:dropbehind_end filemap:dropbehind_call
+EVENTS ?= filemap:mm_filemap_dropbehind_mark filemap:mm_filemap_dropbehind_serve \
+	filemap:mm_filemap_dropbehind_claim filemap:mm_filemap_dropbehind_end \
+	filemap:mm_filemap_dropbehind_call
 
 trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(file >$(call cmd_file,trace),$(value CMD))
@@ -409,7 +483,10 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 # --- Tests -------------------------------------------------------------------
 
-check: $(KIMAGE_debug) $(INITRAMFS) $(B)/host/iolab-unit $(B)/host/lib-unit $(EXERCISE_BINS) | $(DEPS_STAMP)
+# The series' end is built and linked in the release, debug and no-cgroups
+# configurations, and the core series alone is booted for its contract suites
+check: $(KIMAGE_debug) $(KIMAGE_release) $(KIMAGE_nocgroup) $(KIMAGE_core) $(INITRAMFS) \
+		$(B)/host/iolab-unit $(B)/host/lib-unit $(EXERCISE_BINS) | $(DEPS_STAMP)
 	$(Q)tests/run-check
 
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
@@ -421,11 +498,12 @@ soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 $(LABS): %: $(KIMAGE_release) $(INITRAMFS) $(B)/host/pcviz
 	$(Q)labs/$@/run
 
-# Grading reads results/labN only: no kernel, no boot.
-$(GRADE_LABS): grade-%: | $(DEPS_STAMP)
+# Grading reads results/labN only: no kernel, no boot; the host's pcviz
+# decodes the labs' traces again (labs/lib.sh: derive, trace_fact).
+$(GRADE_LABS): grade-%: $(B)/host/pcviz | $(DEPS_STAMP)
 	$(Q)GRADE=1 labs/$*/run
 
-grade: | $(DEPS_STAMP)
+grade: $(B)/host/pcviz | $(DEPS_STAMP)
 	$(Q)labs/grade
 
 # The runs of a lab kept in results/labN.runs/ beside the last one.
@@ -437,6 +515,12 @@ labs: $(LABS)
 
 # Lab 7, the capstone, is graded as the exercise backup (labs/lab7/README.md)
 lab7: grade-backup
+
+# Your predictions, answers, exercise sources and kept runs in one tar
+# with a manifest, results/handin/handin-TIME.tar (labs/handin --help)
+.PHONY: handin
+handin: | $(DEPS_STAMP)
+	$(Q)labs/handin
 
 # --- Exercises ---------------------------------------------------------------
 

@@ -73,6 +73,66 @@ fsync_beside() {
 	rm -f "$victim" "$rewrite"
 }
 
+# fsync_cost ROUND: what an fsync costs once the file has seen one uncached
+# write.  4 KiB buffered writes, each with fsync, over a cached 128 MiB file,
+# after one 4 KiB append to it, uncached or (the control) buffered: two files
+# with the same history but for the append, the first measured first in odd
+# rounds, last in even ones, each warmed by the same writes before its
+# append.  An earlier version of the series had every later fsync of such a
+# file walk all its cached folios (review 2, T3: 12x on ext4).
+fsync_cost_file() {
+	f=$dir/bench-fsynccost-$2.dat
+	rm -f "$f"
+	pclab-rw -w -s 128M -f "$f" >/dev/null
+	pclab-rw "$f" >/dev/null
+	measure "$fs/fsynccost-$2-before.r$1" -w -S -b 4K -s 128M -t "$secs" "$f"
+	if [ "$2" = uncached ]; then
+		pclab-rw -w -U -s 4K -o 128M -f "$f" >/dev/null
+	else
+		pclab-rw -w -s 4K -o 128M -f "$f" >/dev/null
+	fi
+	measure "$fs/fsynccost-$2.r$1" -w -S -b 4K -s 128M -t "$secs" "$f"
+	rm -f "$f"
+}
+fsync_cost() {
+	if [ $(($1 % 2)) = 1 ]; then
+		fsync_cost_file "$1" uncached
+		fsync_cost_file "$1" buffered
+	else
+		fsync_cost_file "$1" buffered
+		fsync_cost_file "$1" uncached
+	fi
+}
+
+# fsync_same MODE ROUND: an appender (4 KiB writes, each with fsync, into
+# new blocks) on the filesystem of a rewriter in MODE (1 MiB calls of an
+# 8 MiB file, two per second, its writes throttled to 4 MB/s), or alone
+# (MODE none).  On ext4 the appender's unwritten-extent conversions go
+# through a workqueue that runs one item at a time for the filesystem; an
+# earlier version of the series sent every uncached completion, with its
+# drops, through it too (review 2, T7).
+fsync_same() {
+	appender=$dir/bench-appender.dat
+	rewrite=$dir/bench-rewrite.dat
+	rm -f "$appender" "$rewrite"
+	if [ "$1" != none ]; then
+		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
+			exec iolab -j -w -m $1 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
+			>/tmp/rewriter.json &
+		rewriter=$!
+		while [ "$(stat -c %s "$rewrite" 2>/dev/null || echo 0)" -lt $((8 << 20)) ]; do
+			sleep 0.1
+		done
+	fi
+	measure "$fs/fsyncsame-$1.r$2" -w -S -b 4K -s 1G -t "$secs" "$appender"
+	if [ "$1" != none ]; then
+		kill -INT "$rewriter"
+		wait "$rewriter"
+		fact "$fs/fsyncsame-$1-rewriter.r$2" "$(cat /tmp/rewriter.json)"
+	fi
+	rm -f "$appender" "$rewrite"
+}
+
 # wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS, which
 # bench/run checks and passes)
 wanted() {
@@ -103,7 +163,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 	if wanted cseqread || wanted crandread; then
 		stream_files "$dir/bench-c" "$streams" $((data_mib / streams))
 	fi
-	wanted fsync && write_limit bench-rewriter 4
+	{ wanted fsync || wanted fsyncsame; } && write_limit bench-rewriter 4
 	round=1
 	while [ "$round" -le "$repeats" ]; do
 		say "$fs, round $round of $repeats"
@@ -120,6 +180,15 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 					-s "${BENCH_WRITER_MIB:-$mem_mib}M"
 			done
 			rm -f "$dir"/bench-w.*
+		fi
+		# sixteen writers, each with a quarter of a contended writer's data
+		if wanted cwrite16; then
+			for m in buffered uncached; do
+				rm -f "$dir"/bench-w16.*
+				together "$fs/cwrite16-$m.r$round" 16 "$dir/bench-w16" -m "$m" -w -b 1M \
+					-s "$((${BENCH_WRITER_MIB:-$mem_mib} / 4))M"
+			done
+			rm -f "$dir"/bench-w16.*
 		fi
 		wanted seqread && for m in $read_modes; do
 			run "$fs" seqread "$m" "$round" -m "$m" -b 1M "$big"
@@ -143,7 +212,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		if wanted tracing; then
 			# tracepoints off and on, beside an uncached stream
 			run "$fs" tracing off "$round" -m uncached -b 1M "$big"
-			trace-cmd start -q -e 'filemap:dropbehind_*' >/dev/null 2>&1
+			trace-cmd start -q -e 'filemap:mm_filemap_dropbehind_*' >/dev/null 2>&1
 			run "$fs" tracing on "$round" -m uncached -b 1M "$big"
 			trace-cmd reset >/dev/null 2>&1
 		fi
@@ -158,6 +227,10 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		wanted fsync && for m in none buffered uncached; do
 			fsync_beside "$m" "$round"
 		done
+		wanted fsyncsame && for m in none buffered uncached; do
+			fsync_same "$m" "$round"
+		done
+		wanted fsynccost && fsync_cost "$round"
 		round=$((round + 1))
 	done
 	if wanted noisy; then

@@ -15,8 +15,8 @@ LAB_DATA_MIB=128 QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/
 summary=$CHECK_RESULTS/bench/summary.md
 is "$status" 0 "bench/run QUICK=1 completes (log: $log)"
 vm_check_console bench
-for section in seqread randread seqwrite tracing "pcviz beside" "noisy neighbour" "fsync beside" contended "one vCPU" \
-	"Targets"; do
+for section in seqread randread seqwrite tracing "pcviz beside" "noisy neighbour" "fsync beside" \
+	"fsync of an appender" "fsync cost" contended "one vCPU" "Targets"; do
 	ok "grep -q '^##.* $section' '$summary'" "the summary has the $section table"
 done
 rows=$(grep -c '^| ' "$summary")
