@@ -41,22 +41,21 @@ beside_pcviz() {
 	wait "$viz" || true
 }
 
-# fsync_beside MODE ROUND: 4 KiB writes, each with fsync, of a file on a
-# disk of its own (ext4-fsync) for $secs seconds, alone (MODE none) or beside a rewriter
-# of an 8 MiB file on $dir in MODE (1 MiB calls, round and round, two per
-# second) whose writes to its disk go at most 4 MB/s.  Another file's fsync
-# must not wait for what the rewriter's writeback completions drop: the
-# first version of the series made every fsync flush one global drop
-# queue.  The rewriter's rate is bounded so that, under emulation, it does
-# not take the CPUs from the fsync: what is left is the drop design.
-fsync_beside() {
-	victim=/mnt/ext4-fsync/fsync-victim.dat
+# fsyncs_beside_rewriter NAME MODE ROUND FILE SIZE: 4 KiB writes, each
+# with fsync, of FILE (up to SIZE, round and round) for $secs seconds,
+# alone (MODE none) or beside a rewriter of an 8 MiB file on $dir in MODE
+# (1 MiB calls, round and round, two per second) whose writes to its disk
+# go at most 4 MB/s (its cgroup's limit).  The rewriter's rate is bounded
+# so that, under emulation, it does not take the CPUs from the fsyncs:
+# what is left is the drop design.  Results NAME-MODE.rROUND, and
+# NAME-MODE-rewriter.rROUND for the rewriter.
+fsyncs_beside_rewriter() {
 	rewrite=$dir/bench-rewrite.dat
-	rm -f "$victim" "$rewrite"
-	if [ "$1" != none ]; then
+	rm -f "$4" "$rewrite"
+	if [ "$2" != none ]; then
 		# the group's writes (and their writeback) are the slow ones
 		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
-			exec iolab -j -w -m $1 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
+			exec iolab -j -w -m $2 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
 			>/tmp/rewriter.json &
 		rewriter=$!
 		# under way: its first 8 MiB written once, the disk busy
@@ -64,13 +63,21 @@ fsync_beside() {
 			sleep 0.1
 		done
 	fi
-	measure "$fs/fsync-$1.r$2" -w -S -b 4K -s 1M -t "$secs" "$victim"
-	if [ "$1" != none ]; then
+	measure "$fs/$1-$2.r$3" -w -S -b 4K -s "$5" -t "$secs" "$4"
+	if [ "$2" != none ]; then
 		kill -INT "$rewriter"
 		wait "$rewriter"
-		fact "$fs/fsync-$1-rewriter.r$2" "$(cat /tmp/rewriter.json)"
+		fact "$fs/$1-$2-rewriter.r$3" "$(cat /tmp/rewriter.json)"
 	fi
-	rm -f "$victim" "$rewrite"
+	rm -f "$4" "$rewrite"
+}
+
+# fsync_beside MODE ROUND: the fsyncs of a file on a disk of its own
+# (ext4-fsync) beside the rewriter on $dir.  Another file's fsync must not
+# wait for what the rewriter's writeback completions drop: the first
+# version of the series made every fsync flush one global drop queue.
+fsync_beside() {
+	fsyncs_beside_rewriter fsync "$1" "$2" /mnt/ext4-fsync/fsync-victim.dat 1M
 }
 
 # fsync_cost ROUND: what an fsync costs once the file has seen one uncached
@@ -105,32 +112,12 @@ fsync_cost() {
 }
 
 # fsync_same MODE ROUND: an appender (4 KiB writes, each with fsync, into
-# new blocks) on the filesystem of a rewriter in MODE (1 MiB calls of an
-# 8 MiB file, two per second, its writes throttled to 4 MB/s), or alone
-# (MODE none).  On ext4 the appender's unwritten-extent conversions go
-# through a workqueue that runs one item at a time for the filesystem; an
-# earlier version of the series sent every uncached completion, with its
-# drops, through it too (review 2, T7).
+# new blocks) on the filesystem of the rewriter.  On ext4 the appender's
+# unwritten-extent conversions go through a workqueue that runs one item
+# at a time for the filesystem; an earlier version of the series sent
+# every uncached completion, with its drops, through it too (review 2, T7).
 fsync_same() {
-	appender=$dir/bench-appender.dat
-	rewrite=$dir/bench-rewrite.dat
-	rm -f "$appender" "$rewrite"
-	if [ "$1" != none ]; then
-		sh -c "echo \$\$ >/sys/fs/cgroup/bench-rewriter/cgroup.procs &&
-			exec iolab -j -w -m $1 -b 1M -s 8M -R 2 -t 86400 $rewrite" \
-			>/tmp/rewriter.json &
-		rewriter=$!
-		while [ "$(stat -c %s "$rewrite" 2>/dev/null || echo 0)" -lt $((8 << 20)) ]; do
-			sleep 0.1
-		done
-	fi
-	measure "$fs/fsyncsame-$1.r$2" -w -S -b 4K -s 1G -t "$secs" "$appender"
-	if [ "$1" != none ]; then
-		kill -INT "$rewriter"
-		wait "$rewriter"
-		fact "$fs/fsyncsame-$1-rewriter.r$2" "$(cat /tmp/rewriter.json)"
-	fi
-	rm -f "$appender" "$rewrite"
+	fsyncs_beside_rewriter fsyncsame "$1" "$2" "$dir/bench-appender.dat" 1G
 }
 
 # wanted SCENARIO: whether this boot runs SCENARIO (BENCH_SCENARIOS, which
