@@ -3,9 +3,8 @@
 # passes shellcheck, and the kernel tree is the packaged source plus exactly
 # the series in kernel/patches.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 cd "$top" || exit 1
 
 # make check has just built these; nothing may be left to do.

@@ -2,9 +2,8 @@
 # Every C file of the project is clean under clang-tidy's default checks
 # (less the Annex K one, see .clang-tidy), with the flags it is built with.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 cd "$top" || exit 1
 
 if [ ! -d build/headers/include ] || [ ! -r build/linux/tools/testing/selftests/kselftest_harness.h ]; then

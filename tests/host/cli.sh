@@ -15,15 +15,12 @@
 # with one option taken out of a man page and one added to a source: that
 # run must fail on exactly those two, or this test could not fail.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 tree=$top
 if [ "${1:-}" = --tree ] && [ -n "${2:-}" ]; then
 	tree=$2
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # The commands: the program to run, the source with its options, and the
 # arguments of a bad value (refused before any I/O, so a path that does

@@ -7,9 +7,8 @@
 # reading the scripts: the first word at a command position (line start,
 # after | ; & ( $( then do else exec time !) that is a program on PATH.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 cd "$top" || exit 1
 
 # Words at a command position that are not commands the scripts run: awk

@@ -10,9 +10,8 @@
 # lab script with a renamed check, and the patch names failing on a patch
 # that does not exist and on a bare number.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 cd "$top" || exit 1
 
 # handout_checks README: the names of its self-check list
@@ -28,8 +27,6 @@ same_checks() {
 	diff <(handout_checks "$1") <(table_checks "$2") | grep '^[<>]'
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 sed '0,/check("[^"]*"/s//check("a renamed check"/' labs/lab4/checks.jq >"$tmp/checks.jq"
 if [ -n "$(same_checks labs/lab4/README.md "$tmp/checks.jq")" ]; then
 	pass "a renamed check in a lab's table is caught: $(same_checks labs/lab4/README.md "$tmp/checks.jq" | tr '\n' ' ')"

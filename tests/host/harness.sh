@@ -3,11 +3,8 @@
 # scanner, the config checker, and the runner's and deps' input checks.
 # A harness that cannot fail is no harness, so most checks feed it failures.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 summary() { "$top/tests/tap-summary" "$@" | tail -n 1; }
 

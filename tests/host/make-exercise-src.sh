@@ -3,11 +3,8 @@
 # student's source, is written to the file that tracks it, never run by the
 # shell, whatever it holds (quotes, $, backquotes, ;), and even under make -n.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 build=$tmp/build
 # the value as make holds it (make's own $$ is one $), then the command
 # line that gives it

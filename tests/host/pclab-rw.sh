@@ -4,12 +4,9 @@
 # numbers against fincore's.  The labs and guest suites read it by column
 # name (pclab-rw -S -O cached -n FILE), never by position.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 rw=$top/build/guest/bin/pclab-rw
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 f=$tmp/f
 
 if [ ! -x "$rw" ]; then

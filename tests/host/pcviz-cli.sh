@@ -5,14 +5,11 @@
 # traced: every run on real files has --no-events, or runs as nobody (pcviz
 # then stops before touching tracefs).
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 bin=$top/build/host/pcviz
 guest_bin=$top/build/guest/bin/pcviz
-tmp=$(mktemp -d)
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
 if [ ! -x "$bin" ]; then
 	fail "$bin is built (make pcviz)"
 	done_testing

@@ -34,14 +34,11 @@
 #
 # Usage: pcviz-fuzz.sh [--keep DIR] [--all] [SEED...]   (DIR keeps the files)
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 asan=$top/build/host/pcviz-asan
 plain=$top/build/host/pcviz
 fixtures=$top/tests/fixtures/replay
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 if [ "${1:-}" = --keep ]; then
 	rm -rf "$tmp"
 	tmp=$2

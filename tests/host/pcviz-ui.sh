@@ -7,12 +7,10 @@
 # for (a live run's is the unit tests', pcviz/tests/test-memcg.c).
 # No tracing: the synthetic source has no tracefs.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 bin=$top/build/host/pcviz
 sock=pcviz-ui-$$
-tmp=$(mktemp -d)
 tm() { tmux -L "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 if [ ! -x "$bin" ]; then

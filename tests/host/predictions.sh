@@ -7,11 +7,8 @@
 # the student's work with a manifest and refuses when there is none.
 # Nothing here boots: the boots are tests/vm/labs.sh's.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 # --- every number a handout asks for has a slot ----------------------------
 

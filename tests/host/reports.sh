@@ -10,11 +10,8 @@
 #   the guest's links to plain files; a stand-in run-vm leaves them, as a
 #   share without that mapping would.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 # report HIT-PCT-JSON: bench/run over a run whose only measured target is
 # the noisy neighbour's hit ratio; its row in $row, the status in $status

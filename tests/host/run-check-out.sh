@@ -4,11 +4,8 @@
 # other directory, a link or a file there is refused and kept.  Runs a copy
 # of run-check whose only host test is a stand-in that passes.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 copy=$tmp/tree
 mkdir -p "$copy/tests/host"
 cp "$top/tests/run-check" "$top/tests/tap-summary" "$copy/tests/"

@@ -5,17 +5,14 @@
 # made, that two runs of one NAME cannot clobber each other, that the
 # Makefile passes its variables intact, and the exit statuses and messages.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 gen_init_cpio=$top/build/host/gen_init_cpio
 if [ ! -x "$gen_init_cpio" ]; then
 	skip "run-vm with a stand-in QEMU" "$gen_init_cpio is not built (make kernel)"
 	done_testing
 	exit
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fake=$tmp/fake
 mkdir -p "$fake" "$tmp/bin"
 export FAKE_QEMU_DIR=$fake

@@ -6,9 +6,8 @@
 # date, and apply-series dates each commit by its patch.  And each layer
 # ends where its branch says.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 tree=$top/build/linux
 
 if ! git -C "$tree" rev-parse -q --verify pclab >/dev/null 2>&1; then
@@ -16,8 +15,6 @@ if ! git -C "$tree" rev-parse -q --verify pclab >/dev/null 2>&1; then
 	done_testing
 	exit
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 layers="core lab test"
 dirs=()
 for l in $layers; do

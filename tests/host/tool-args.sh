@@ -9,12 +9,9 @@
 # read, a --size past the end of the file, a mapping past it, a file that
 # shrinks under the run, a FIFO, a directory, a device.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 bin=$top/build/guest/bin
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 file=$tmp/absent
 
 # refused TOOL WANT-IN-MESSAGE ARGS...: status 2, the message names WANT,
