@@ -107,9 +107,12 @@ static struct decoding *decoding;
 
 static void complain(const char *fmt, va_list ap)
 {
-	struct decoded *d = &decoding->head;
+	struct decoded *d;
 	int n;
 
+	if (!decoding)
+		return;
+	d = &decoding->head;
 	if (d->why[0])
 		return;
 	n = snprintf(d->why, sizeof(d->why), "corrupt trace.dat: libtracecmd: ");
@@ -129,8 +132,6 @@ void tracecmd_warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!decoding)
-		return;
 	va_start(ap, fmt);
 	complain(fmt, ap);
 	va_end(ap);
@@ -140,8 +141,6 @@ void tracecmd_critical(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!decoding)
-		return;
 	va_start(ap, fmt);
 	complain(fmt, ap);
 	va_end(ap);
