@@ -8,8 +8,8 @@
 # BENCH_SCENARIOS picks scenarios (bench/run checks it and passes it: all by default).
 set -eu
 LAB=bench
-# shellcheck source=../labs/guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../labs/lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 repeats=${BENCH_REPEATS:-2}
 set=${BENCH_SET:-full}
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019

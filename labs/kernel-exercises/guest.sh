@@ -8,8 +8,8 @@
 # Usage: guest.sh SUITE [TEST...]
 set -eu
 LAB=kernel
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 
 suite=$1
 shift

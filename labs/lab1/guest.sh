@@ -5,8 +5,8 @@
 # residency map and pcviz's view of the half-read file.
 set -eu
 LAB=lab1
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 size_mib=${LAB1_SIZE_MIB:-64}
 file=$dir/lab1.dat
 fact file-mib "$size_mib"

@@ -4,8 +4,8 @@
 # and two traps of O_DIRECT.
 set -eu
 LAB=lab2
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 big=$dir/lab2.dat
 data_file "$big" "$data_mib"
 

@@ -5,8 +5,8 @@
 # tracepoints for one read.
 set -eu
 LAB=lab3
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 big=$dir/lab3.dat
 warm_mib=$((mem_mib / 8))
 data_file "$big" "$data_mib"

@@ -4,8 +4,8 @@
 # trace of when uncached writes really finish.
 set -eu
 LAB=lab4
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 file=$dir/lab4.dat
 
 # write NAME MODE: write the data set in mode MODE (fsync at the end), with

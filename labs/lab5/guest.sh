@@ -3,8 +3,8 @@
 # alone and beside a streaming reader in each mode.
 set -eu
 LAB=lab5
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 big=$dir/lab5.dat
 hot=$dir/lab5-hot.dat
 hot_mib=${LAB5_HOT_MIB:-$((mem_mib * 4 / 10))}

@@ -4,8 +4,8 @@
 # neighbour, and a function-graph trace of one uncached read.
 set -eu
 LAB=lab6
-# shellcheck source=../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 knob=/sys/kernel/debug/rwf_uncached/legacy_2019
 [ -w "$knob" ] || { say "no $knob: not a pclab kernel?"; exit 1; }
 file=$dir/lab6.dat

@@ -10,8 +10,8 @@
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 LAB=pcviz-test
-# shellcheck source=../../labs/guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../../labs/lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 
 T=/sys/kernel/tracing
 out=/tmp/pcviz-test

@@ -2,7 +2,7 @@
 # The backup exercise (lab 7's capstone), guest side (run from /extra,
 # where the grader puts it, under busybox sh).  Makes a data set of
 # LAB_DATA_MIB MiB in a few files, at least ten times the memory the page
-# cache can use, and copies it beside lab 5's hot reader (guest-lib.sh's
+# cache can use, and copies it beside lab 5's hot reader (lib/guest.sh's
 # beside): first with the student's backup (/extra/bin/backup), then, if
 # that copy is complete, with a plain buffered copy (cp, then sync), the
 # reference; then the case of a file system that refuses the flag (tmpfs).
@@ -15,8 +15,8 @@
 #   LAB7_HOT_MIB   the hot set (default: half the memory the cache can use)
 set -eu
 LAB=backup
-# shellcheck source=../../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 
 files=4
 src=$dir/data dst=$dir/backup ref=$dir/reference hot=$dir/hot.dat

@@ -5,8 +5,8 @@
 # per file system; labs/exercises/ucat/grade grades them on the host.
 set -eu
 LAB=ucat
-# shellcheck source=../../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 
 # Not a whole number of pages: the tail page must come out too.
 size=$((16 * 1048576 + 1234))

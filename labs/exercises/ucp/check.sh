@@ -6,8 +6,8 @@
 # the host.
 set -eu
 LAB=ucp
-# shellcheck source=../../guest-lib.sh
-. /usr/share/pclab/labs/guest-lib.sh
+# shellcheck source=../../lib/guest.sh
+. /usr/share/pclab/labs/lib/guest.sh
 
 # Not a whole number of pages: the tail page must be copied too.
 size=$((16 * 1048576 + 1234))
@@ -25,7 +25,7 @@ sum() {
 [ ! -w /proc/sys/fs/xfs/xfssyncd_centisecs ] || echo 720000 >/proc/sys/fs/xfs/xfssyncd_centisecs
 
 for fs in ext4 xfs; do
-	dir=/mnt/$fs	# guest-lib's disk_dev and disk_stat read it
+	dir=/mnt/$fs	# lib/guest.sh's disk_dev and disk_stat read it
 	src=$dir/ucp.src dst=$dir/ucp.dst
 	[ "$fs" != ext4 ] || mount -o remount,commit=600 "$dir"
 	cp /tmp/ucp.src "$src"

@@ -39,7 +39,7 @@
 #   mem_mib, data_mib, secs     guest RAM; data set (LAB_DATA_MIB, default
 #                               10x RAM); seconds per timed run (LAB_SECONDS)
 
-: "${LAB:?set LAB before sourcing guest-lib.sh}"
+: "${LAB:?set LAB before sourcing lib/guest.sh}"
 out=/results
 fs=${LAB_FS:-ext4}
 dir=/mnt/$fs
