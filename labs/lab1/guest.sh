@@ -11,19 +11,17 @@ size_mib=${LAB1_SIZE_MIB:-64}
 file=$dir/lab1.dat
 fact file-mib "$size_mib"
 
-cached() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
-pgpgin() { awk '$1 == "pgpgin" { print $2 }' /proc/vmstat; }
 now() { awk '{ print $1 }' /proc/uptime; }
 step() { # name command...
 	name=$1
 	shift
-	in0=$(pgpgin)
+	in0=$(vm_counter pgpgin)
 	t0=$(now)
 	"$@"
 	t1=$(now)
-	fact "$name" "{\"cached_kib\": $(cached), \"pgpgin_kib\": $(($(pgpgin) - in0)),
+	fact "$name" "{\"cached_kib\": $(meminfo_kib Cached), \"pgpgin_kib\": $(($(vm_counter pgpgin) - in0)),
 		\"seconds\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
-	echo "lab1:   $name: Cached $(($(cached) / 1024)) MiB"
+	echo "lab1:   $name: Cached $(meminfo_mib Cached) MiB"
 }
 read_file() { cat "$file" >/dev/null; }
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
@@ -31,8 +29,8 @@ drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 echo "lab1: step 1/5: writing a $size_mib MiB file on ext4, then dropping the page cache"
 dd if=/dev/urandom of="$file" bs=1M count="$size_mib" 2>/dev/null
 drop
-fact baseline "{\"cached_kib\": $(cached), \"pgpgin_kib\": 0, \"seconds\": 0}"
-echo "lab1:   baseline: Cached $(($(cached) / 1024)) MiB"
+fact baseline "{\"cached_kib\": $(meminfo_kib Cached), \"pgpgin_kib\": 0, \"seconds\": 0}"
+echo "lab1:   baseline: Cached $(meminfo_mib Cached) MiB"
 echo "lab1: step 2/5: first (cold) read: data comes from the disk and stays in the cache"
 step cold_read read_file
 echo "lab1: step 3/5: second (warm) read: served from the page cache"

@@ -28,9 +28,6 @@
 #                               dirtied) go at most MB_S MB/s (io.max);
 #                               move a process in with
 #                               echo PID >/sys/fs/cgroup/GROUP/cgroup.procs
-#   vm_counter NAME             the counter NAME of /proc/vmstat
-#   meminfo_mib KEY             the line KEY of /proc/meminfo (MemTotal,
-#                               MemAvailable, ...), MiB
 #   cached FILE                 FILE's pages in the page cache (cachestat),
 #                               -1 if it cannot say (no FILE)
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
@@ -38,14 +35,14 @@
 #                               sectors, 5 and 7: writes, 16: cache flushes)
 #   mem_mib, data_mib, secs     guest RAM; data set (LAB_DATA_MIB, default
 #                               10x RAM); seconds per timed run (LAB_SECONDS)
+# and the /proc readers of lib/proc.sh (vm_counter, meminfo_mib, ...).
 
 : "${LAB:?set LAB before sourcing lib/guest.sh}"
 out=/results
 fs=${LAB_FS:-ext4}
 dir=/mnt/$fs
-meminfo_mib() {
-	awk -v k="$1:" '$1 == k { print int($2 / 1024) }' /proc/meminfo
-}
+# shellcheck source=proc.sh
+. /usr/share/pclab/labs/lib/proc.sh
 mem_mib=$(meminfo_mib MemTotal)
 data_mib=${LAB_DATA_MIB:-$((mem_mib * 10))}
 secs=${LAB_SECONDS:-10}
@@ -64,10 +61,6 @@ write_limit() {
 
 disk_stat() {
 	awk -v f="$1" '{ print $f }' "/sys/block/$(disk_dev)/stat"
-}
-
-vm_counter() {
-	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 
 cached() {

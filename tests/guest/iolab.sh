@@ -3,24 +3,24 @@
 # the kernel's counters, not in iolab's own report.  Also its input checks.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../../labs/lib/proc.sh
+. /usr/share/pclab/labs/lib/proc.sh
 
 f=/mnt/ext4/iolab-test
 pclab-rw -w -s 32M -f "$f" >/dev/null
-vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-cached_kib() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
 
 # run MODE [iolab options]: cold cache, then deltas of Cached and counters
 run() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	c0=$(cached_kib) m0=$(vm dropbehind_marked) r0=$(vm dropbehind_read)
+	c0=$(meminfo_kib Cached) m0=$(vm_counter dropbehind_marked) r0=$(vm_counter dropbehind_read)
 	iolab -j -b 256K "$@" "$f" >/tmp/iolab.json
 	status=$?
-	grew=$(($(cached_kib) - c0))
+	grew=$(($(meminfo_kib Cached) - c0))
 	# the file's own pages (cachestat), immune to other activity
 	filepages=$(jq .file_cached_pages /tmp/iolab.json)
-	marked=$(($(vm dropbehind_marked) - m0))
-	dropped=$(($(vm dropbehind_read) - r0))
+	marked=$(($(vm_counter dropbehind_marked) - m0))
+	dropped=$(($(vm_counter dropbehind_read) - r0))
 }
 
 run -m buffered

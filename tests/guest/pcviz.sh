@@ -53,11 +53,6 @@ for fs in ext4 xfs; do
 done
 
 mark_event=$T/events/filemap/mm_filemap_dropbehind_mark
-# vm NAME: a /proc/vmstat counter, every CPU's share folded in
-vm() {
-	echo 1 >/proc/sys/vm/stat_refresh
-	vm_counter "$1"
-}
 
 # Events during an uncached read, then a buffered one, watched live; SIGTERM
 # ends the run with a line for the partial interval.  The uncached read's
@@ -115,7 +110,7 @@ stream() {
 	name=$1
 	shift
 	cold
-	m0=$(vm dropbehind_marked) d0=$(vm dropbehind_read)
+	m0=$(vm_counter_folded dropbehind_marked) d0=$(vm_counter_folded dropbehind_read)
 	pcviz --batch -i 0.5 "$@" "$g" >"$out/$name.csv" 2>/dev/null &
 	pid=$!
 	written "$out/$name.csv"
@@ -125,7 +120,8 @@ stream() {
 	sleep 0.6
 	kill -TERM "$pid"
 	wait "$pid"
-	marked=$(($(vm dropbehind_marked) - m0)) dropped=$(($(vm dropbehind_read) - d0))
+	marked=$(($(vm_counter_folded dropbehind_marked) - m0))
+	dropped=$(($(vm_counter_folded dropbehind_read) - d0))
 }
 if [ -d "$mark_event" ]; then
 	stream stream

@@ -4,6 +4,8 @@
 # kernel options the project needs.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../../labs/lib/proc.sh
+. /usr/share/pclab/labs/lib/proc.sh
 
 fstype() { awk -v m="$1" '$2 == m { print $3 }' /proc/mounts; }
 config() { zcat /proc/config.gz | grep -q "^$1=y"; }
@@ -66,11 +68,10 @@ ok "trace-cmd report -i /results/plumbing.dat | grep -q mm_filemap_add_to_page_c
 # What a run writes to /results stays out of the page cache it studies:
 # 32 MiB written and read back leave none of the file cached, and the
 # guest's Cached grows by less than a tenth of it.
-cached_kib() { awk '$1 == "Cached:" { print $2 }' /proc/meminfo; }
-c0=$(cached_kib)
+c0=$(meminfo_kib Cached)
 pclab-rw -w -s 32M -f /results/plumbing.big >/dev/null
 pclab-rw -f /results/plumbing.big >/dev/null
-grew=$(($(cached_kib) - c0))
+grew=$(($(meminfo_kib Cached) - c0))
 pages=$(pclab-rw -S -O cached -n /results/plumbing.big)
 ok "[ '$pages' = 0 ] && [ $grew -lt 3277 ]" \
 	"32 MiB written to /results and read back: $pages pages of it cached, Cached grew $grew KiB"

@@ -9,6 +9,8 @@
 # the disk.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../../labs/lib/proc.sh
+. /usr/share/pclab/labs/lib/proc.sh
 
 t=/sys/kernel/tracing/instances/pclab-workingset-test
 ev=$t/events/workingset
@@ -17,13 +19,7 @@ if [ ! -d /sys/kernel/tracing/events/workingset ]; then
 	done_testing
 	exit
 fi
-# vmstat: counters per node lag behind by what each CPU has not folded in
-# yet; stat_refresh folds it
-vm() {
-	echo 1 >/proc/sys/vm/stat_refresh
-	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
-}
-mem_mib=$(awk '$1 == "MemTotal:" { print int($2 / 1024) }' /proc/meminfo)
+mem_mib=$(meminfo_mib MemTotal)
 hot=/mnt/ext4/ws-hot
 stream=/mnt/ext4/ws-stream
 truncate -s 16M "$hot"
@@ -55,7 +51,8 @@ while [ ! -s /tmp/ws.pcviz ] && [ $n -lt 100 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
-steal0=$(vm pgsteal_file) ref0=$(vm workingset_refault_file) act0=$(vm workingset_activate_file)
+steal0=$(vm_counter_folded pgsteal_file) ref0=$(vm_counter_folded workingset_refault_file)
+act0=$(vm_counter_folded workingset_activate_file)
 # dd, not cat: its evictions in direct reclaim are told by the comm
 sh -c "echo \$\$ >$cg/cgroup.procs && exec dd if=$stream of=/dev/null bs=1M 2>/dev/null"
 cat "$hot" >/dev/null
@@ -69,8 +66,8 @@ cat "$hot" >/dev/null
 # had 2.2% of them).
 reclaim_settles() {
 	stolen=-1
-	while [ "$stolen" != "$(vm pgsteal_file)" ]; do
-		stolen=$(vm pgsteal_file)
+	while [ "$stolen" != "$(vm_counter_folded pgsteal_file)" ]; do
+		stolen=$(vm_counter_folded pgsteal_file)
 		sleep 0.2
 	done
 }
@@ -81,9 +78,9 @@ echo 0 >"$t/tracing_on"
 sleep 0.6
 kill -TERM "$viz"
 wait "$viz" 2>/dev/null
-steal=$(($(vm pgsteal_file) - steal0))
-refaults=$(($(vm workingset_refault_file) - ref0))
-activated=$(($(vm workingset_activate_file) - act0))
+steal=$(($(vm_counter_folded pgsteal_file) - steal0))
+refaults=$(($(vm_counter_folded workingset_refault_file) - ref0))
+activated=$(($(vm_counter_folded workingset_activate_file) - act0))
 
 # one line per event: KIND COMM INO NR_PAGES MEMCG TARGET RECLAIMER ACTIVATE
 # (the comm is the task's, before "-PID" in the trace's first column)

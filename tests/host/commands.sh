@@ -21,7 +21,7 @@ host_scripts() {
 	local f
 	git ls-files | while read -r f; do
 		case "$f" in
-		labs/*/guest.sh | labs/live.sh | bench/guest.sh | tests/guest/* | \
+		labs/*/guest.sh | labs/lib/proc.sh | labs/live.sh | bench/guest.sh | tests/guest/* | \
 			tests/run-guest-suites | tests/soak | initramfs/init | tests/fixtures/* | kernel/patches/*) continue ;;
 		esac
 		[ -f "$f" ] || continue
