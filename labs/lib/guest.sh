@@ -4,7 +4,7 @@
 # Set LAB (e.g. lab2) before sourcing.  Results go to /results, which the
 # host finds in results/LAB/: the named facts of the run, one JSON object
 # per line ({"name": ..., "value": ...}) in results.jsonl, which the host
-# grades (labs/lib.sh); per-second logs as CSV and traces beside it.
+# grades (labs/lib/host.sh); per-second logs as CSV and traces beside it.
 #
 #   say TEXT...                 a progress line
 #   cold                        write back dirty data, empty the page cache

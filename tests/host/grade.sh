@@ -236,7 +236,7 @@ for f in cliff-buffered.sum.csv page-cache.png; do
 	ln -s "$tmp/victim-$f" "$tmp/report/lab2/$f"
 done
 # shellcheck disable=SC2016 # the script's own variables
-LAB=lab2 LAB_RESULTS=$tmp/report bash -c '. "$1/labs/lib.sh" && sum_csv "$out/cliff-buffered" &&
+LAB=lab2 LAB_RESULTS=$tmp/report bash -c '. "$1/labs/lib/host.sh" && sum_csv "$out/cliff-buffered" &&
 	lab_plot page-cache.png "a plot" MiB "(column(\"cached_kib\")/1024)" cliff-buffered.1' _ "$top" >"$tmp/out" 2>&1
 is "$(sed -n 2p "$tmp/report/lab2/cliff-buffered.sum.csv")" 1,20,100 "sum_csv adds the streams up"
 for f in cliff-buffered.sum.csv page-cache.png; do

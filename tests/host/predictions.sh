@@ -200,7 +200,7 @@ big_file_warm_read_disk_mib true" "a variant run (200 MiB) scores its own slots,
 
 # the written answers' file, after a run: a heading for each question
 # after the run, the question quoted; never written over
-LAB=lab3 LAB_RESULTS=$tmp/a bash -c '. "$1/labs/lib.sh" && answers_template' _ "$top" >"$tmp/out" 2>&1
+LAB=lab3 LAB_RESULTS=$tmp/a bash -c '. "$1/labs/lib/host.sh" && answers_template' _ "$top" >"$tmp/out" 2>&1
 want=$(sed -n '/^## Questions after the run/,/^## /p' "$top/labs/lab3/README.md" | grep -oE '^[0-9]+\.' | tr -d . |
 	sed 's/^/## Question /')
 ok "[ -n '$want' ] && grep -q 'your answers to the questions after the run: $tmp/a/answers/lab3.md' '$tmp/out'" \
@@ -208,7 +208,7 @@ ok "[ -n '$want' ] && grep -q 'your answers to the questions after the run: $tmp
 is "$(grep '^## Question' "$tmp/a/answers/lab3.md")" "$want" "... a heading for each of its questions after the run"
 ok "grep -q '^> fadvise was the fastest' '$tmp/a/answers/lab3.md'" "... the question quoted"
 echo 'my answer' >"$tmp/a/answers/lab3.md"
-LAB=lab3 LAB_RESULTS=$tmp/a bash -c '. "$1/labs/lib.sh" && answers_template' _ "$top" >"$tmp/out" 2>&1
+LAB=lab3 LAB_RESULTS=$tmp/a bash -c '. "$1/labs/lib/host.sh" && answers_template' _ "$top" >"$tmp/out" 2>&1
 is "$(cat "$tmp/a/answers/lab3.md")" "my answer" "... and never written over"
 
 # --- make handin -----------------------------------------------------------

@@ -5,7 +5,7 @@
 #   comparison as data, never as awk program text, and a value that is no
 #   number is said to be invalid, never met.
 # - scripts/trace's report beside the guest's trace.dat: new files renamed
-#   over what is there (labs/lib.sh's replace_file), so a link in their
+#   over what is there (labs/lib/host.sh's replace_file), so a link in their
 #   place is replaced, never written through.  run-vm's share already maps
 #   the guest's links to plain files; a stand-in run-vm leaves them, as a
 #   share without that mapping would.
@@ -45,9 +45,9 @@ is "$row" "| noisy neighbour: hot hit % beside uncached | - | >= 99 | not measur
 
 # scripts/trace from a copy of the tree whose run-vm is the stand-in: it
 # brings back a recorded trace (tests/fixtures/replay/v6.dat) and the links
-mkdir -p "$tmp/tree/scripts" "$tmp/tree/labs" "$tmp/tree/initramfs"
+mkdir -p "$tmp/tree/scripts" "$tmp/tree/labs/lib" "$tmp/tree/initramfs"
 cp "$top/scripts/trace" "$tmp/tree/scripts/"
-cp "$top/labs/lib.sh" "$tmp/tree/labs/"
+cp "$top/labs/lib/host.sh" "$tmp/tree/labs/lib/"
 cat >"$tmp/tree/initramfs/run-vm" <<RUN_VM
 #!/bin/bash
 set -eu

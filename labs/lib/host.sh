@@ -85,8 +85,8 @@
 # once the student's form has a number in each slot of the run
 # (predictions_gate, below); PREDICT=skip boots without them (make check).
 
-: "${LAB:?set LAB before sourcing lib.sh}"
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${LAB:?set LAB before sourcing lib/host.sh}"
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAB_KERNEL=${LAB_KERNEL:-$top/build/kernel/release/arch/x86/boot/bzImage}
 results_root=${LAB_RESULTS:-$top/results}
 out=$results_root/$LAB
