@@ -395,29 +395,46 @@ $(B)/guest/tests/%: tests/guest/%.c $(GUEST_SUITE_DEPS)
 $(B)/guest/fixtures/%: tests/fixtures/%.c $(GUEST_SUITE_DEPS)
 	$(guest_suite_cc)
 
-# The project's own tools, for the guest's /usr/local/bin.
-GUEST_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
-
-$(B)/guest/bin/%: tools/%.c tools/tool.h $(LIB_HDRS) $(B)/guest/version.o $(LIBPCLAB_GUEST) \
-		$(HEADERS_STAMP)
-	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LIBPCLAB_GUEST) -luring -lm
-
+# The project's own tools, for the guest's /usr/local/bin: tools/NAME.c, or
+# a folder of its own, tools/NAME/, for a tool of several files (iolab);
+# tools/tool.h is what they share.  Objects, linked with libpclab.
+IOLAB_SRCS := tools/iolab/main.c tools/iolab/options.c tools/iolab/stats.c
 # iolab's kernel-free parts, also linked into the host's unit test.
 IOLAB_LIB := tools/iolab/options.c tools/iolab/stats.c
-$(B)/guest/bin/iolab: $(IOLAB_LIB) tools/iolab/iolab.h
+ONE_FILE_TOOLS := $(patsubst tools/%.c,$(B)/guest/bin/%,$(sort $(wildcard tools/*.c)))
+TOOLS := $(ONE_FILE_TOOLS) $(B)/guest/bin/iolab
+GUEST_TOOLS := $(TOOLS)
+tool_objs = $(patsubst tools/%.c,$(B)/guest/tools-obj/%.o,$(1))
+
+$(B)/guest/tools-obj/%.o: tools/%.c tools/tool.h $(LIB_HDRS) $(HEADERS_STAMP)
+	@echo "  CC      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(call tool_objs,$(IOLAB_SRCS)): tools/iolab/iolab.h
+$(ONE_FILE_TOOLS): $(B)/guest/bin/%: $(B)/guest/tools-obj/%.o
+$(B)/guest/bin/iolab: $(call tool_objs,$(IOLAB_SRCS))
+$(TOOLS): $(B)/guest/version.o $(LIBPCLAB_GUEST)
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.o,$^) $(LIBPCLAB_GUEST) -luring -lm
 
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 # Host test programs run under ASan and UBSan; any report is fatal
 # (-fno-sanitize-recover), so a report is a failed test.
 SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
 	-fno-sanitize-recover=all
-$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_LIB) tools/iolab/iolab.h tools/tool.h \
+IOLAB_UNIT_OBJS := $(patsubst tools/%.c,$(B)/host/tools-asan-obj/%.o,$(IOLAB_LIB))
+$(B)/host/tools-asan-obj/%.o: tools/%.c tools/iolab/iolab.h $(LIB_HDRS)
+	@echo "  HOSTCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -c -o $@ $<
+
+$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_UNIT_OBJS) tools/iolab/iolab.h \
 		tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.a,$^) -lm
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.o %.a,$^) -lm
 
 # lib/'s unit tests, fixtures included (tests/host/lib.sh)
 $(B)/host/lib-unit: tests/host/lib-unit.c tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
