@@ -10,6 +10,10 @@
  *  - events: counts and rates per kind, a ring of the latest events, the
  *    number of events the kernel could not deliver (lost);
  *  - memcgs: page-cache counters per memory cgroup, live only.
+ *
+ * model.c keeps the files, the event dispatcher, the ring, counts and
+ * rates; the dispatcher hands each event to the parts by job, whose
+ * functions the headers below declare (the words are the views', words.h).
  */
 #ifndef PCVIZ_MODEL_H
 #define PCVIZ_MODEL_H
@@ -17,6 +21,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cells.h"
+#include "charges.h"
+#include "evictions.h"
+#include "writes.h"
 
 /* Files watched: PCV_FILES unless --max-files says otherwise, PCV_MAX_FILES at most. */
 #define PCV_FILES 64
@@ -430,57 +439,18 @@ int pcv_file_rename(struct pcv_file *f, const char *path);
 const char *pcv_file_state_name(const struct pcv_file *f);
 /* Is the residency of any watched file unknown? */
 bool pcv_model_any_unknown(const struct pcv_model *m);
-/* "N files not watched: ..." with how to watch more; "" when none is left out */
-void pcv_unwatched_words(const struct pcv_model *m, char *buf, size_t len);
-
-/*
- * Lays out a file's map: ncells cells over the pages of the current zoom
- * level (the whole file at zoom 0, half at zoom 1, ...) starting at
- * page pan.  Clamps pan.  Returns the number of cells used.
- */
-unsigned pcv_file_layout(struct pcv_file *f, unsigned ncells, unsigned zoom, uint64_t *pan);
-/* The pages cell i covers: [*start, *start + return value). */
-uint64_t pcv_cell_range(const struct pcv_file *f, unsigned i, uint64_t *start);
-/* Stores one cell's residency, marking it changed when it differs. */
-void pcv_cell_set(struct pcv_cell *c, const struct pcv_res *r);
-/* Keeps a bit per page (replay, synthetic); returns -1 without memory. */
-int pcv_file_track_pages(struct pcv_file *f);
-/* Residency of the cells from the page bitmap (dirty and writeback from the write state). */
-void pcv_file_from_bitmap(struct pcv_file *f);
-void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 
 /* Feeds one event: counts, attribution, the ring, reconstruction. */
 void pcv_model_event(struct pcv_model *m, const struct pcv_event *ev);
-/*
- * The cgroup charged for the page at pfn, as the source can tell: its ID,
- * 0 when it cannot.
- */
-typedef uint64_t pcv_charge_fn(uint64_t pfn, void *arg);
-/*
- * Charges the folios added since the last call that are still cached to
- * the cgroups lookup tells, in the order of their pfns.
- */
-void pcv_model_charge(struct pcv_model *m, pcv_charge_fn *lookup, void *arg);
-/* Pages of the file cached but charged to no known cgroup (cached before pcviz looked, not followed) */
-uint64_t pcv_file_charge_unknown(const struct pcv_file *f);
 /* Ends an interval at time now: rates of events and counters. */
 void pcv_model_tick(struct pcv_model *m, double now);
 /* Zeroes counts (key r), keeps residency. */
 void pcv_model_reset_counts(struct pcv_model *m);
-/* The write state of interval i of a file's timeline (0 = latest), as a mask of 1 << state. */
-unsigned pcv_file_wmask(const struct pcv_model *m, const struct pcv_file *f, uint64_t i);
 /* Sum of the watched files' residency. */
 struct pcv_res pcv_model_total(const struct pcv_model *m);
 
-/* The event in words, e.g. "add ino 12 pages 4-7 (f)". */
-void pcv_event_words(const struct pcv_model *m, const struct pcv_event *ev, char *buf, size_t len);
 /* The i-th latest event (0 = newest), NULL past the end. */
 const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i);
-
-/* Pages the file's kswapd evictions had a waker for (evict_kswapd less woken_unknown). */
-uint64_t pcv_file_woken_known(const struct pcv_file *f);
-/* The mean time the file's refaulted pages were gone, in seconds (0: none timed). */
-double pcv_file_gone_mean(const struct pcv_file *f);
 
 /* Kernel dev_t encoding of a user-space st_dev. */
 uint32_t pcv_kdev(uint64_t st_dev);

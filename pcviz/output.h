@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "model.h"
+/* the model in words too (the event log, the files left out): the text output's users print both */
+#include "words.h"
 
 /* The header of the lines pcv_csv_line() writes for models like this one */
 void pcv_csv_header(FILE *out, const struct pcv_model *like);

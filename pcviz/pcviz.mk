@@ -9,7 +9,7 @@
 PCVIZ_SRCS := $(sort $(wildcard pcviz/*.c))
 PCVIZ_TEST_SRCS := $(sort $(wildcard pcviz/tests/*.c))
 # The parts without terminal or tracefs code, for the unit tests.
-PCVIZ_PURE := cgroup decode memcg message model options output procfs residency synth
+PCVIZ_PURE := cells cgroup charges decode evictions memcg message model options output procfs residency synth words writes
 
 PCVIZ_HOST_OBJS := $(patsubst pcviz/%.c,$(B)/host/pcviz-obj/%.o,$(PCVIZ_SRCS))
 PCVIZ_GUEST_OBJS := $(patsubst pcviz/%.c,$(B)/guest/pcviz-obj/%.o,$(PCVIZ_SRCS))

@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "pclab/clock.h"
 #include "ui.h"
+#include "words.h"
 
 #define MIN_COLS 60
 #define MIN_LINES 16
