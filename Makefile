@@ -371,7 +371,10 @@ GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/he
 	-Iinclude -Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
-LAB_FILES := $(sort $(wildcard labs/*.sh labs/*/* bench/*))
+# The scripts the guest runs of labs/ and bench/: nothing else of them
+# (handouts, answer keys, solutions, the host's scripts) enters the guest.
+GUEST_LAB_FILES := $(sort $(wildcard labs/live.sh labs/lib/guest.sh labs/lib/proc.sh \
+	labs/lab*/guest.sh labs/exercises/*/check.sh labs/kernel-exercises/guest.sh)) bench/guest.sh
 GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
@@ -446,20 +449,32 @@ include pcviz/pcviz.mk
 
 guest-programs: $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS)
 
+# The initramfs holds programs only: busybox, /init, the tools and pcviz.
 $(INITRAMFS): initramfs/init initramfs/mkinitramfs initramfs/mkcpio initramfs/add-program \
-		$(GEN_INIT_CPIO) $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS) \
-		$(GUEST_TEST_SCRIPTS) $(LAB_FILES) | $(DEPS_STAMP) $(TSC_KHZ)
+		$(GEN_INIT_CPIO) $(GUEST_TOOLS) | $(DEPS_STAMP) $(TSC_KHZ)
 	@echo "  INITRD  $@"
-	$(Q)rm -rf $(B)/guest/test-tree && mkdir -p $(B)/guest/test-tree/suites
-	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/test-tree/
-	$(Q)cp -a $(B)/guest/fixtures/. $(B)/guest/test-tree/fixtures/
-	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/test-tree/suites/
-	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ \
-		/usr/lib/pclab/tests=$(B)/guest/test-tree /usr/share/pclab/labs=labs \
-		/usr/share/pclab/bench=bench \
-		/usr/local/bin=$(B)/guest/bin
+	$(Q)initramfs/mkinitramfs $(GEN_INIT_CPIO) $@ /usr/local/bin=$(B)/guest/bin
 
-initramfs: $(INITRAMFS)
+# What the guest reads at run time: run-vm shares a snapshot of
+# build/guest/inputs read-only at /usr/share/pclab, where the lab, exercise
+# and bench scripts keep their paths and the test tree (the suites, the
+# fixtures and the scripts that run them) is /usr/share/pclab/tests, also
+# /usr/lib/pclab/tests.  An edited script or a rebuilt suite needs no new
+# initramfs.  Made afresh each time (rm -rf first), never written into:
+# the snapshots of running guests are hard links to its files.
+GUEST_INPUTS := $(B)/guest/inputs.stamp
+$(GUEST_INPUTS): $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TEST_SCRIPTS) $(GUEST_LAB_FILES)
+	@echo "  INPUTS  $(B)/guest/inputs"
+	$(Q)rm -rf $(B)/guest/inputs && mkdir -p $(B)/guest/inputs/tests/suites
+	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/inputs/tests/
+	$(Q)cp -a $(B)/guest/fixtures/. $(B)/guest/inputs/tests/fixtures/
+	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/inputs/tests/suites/
+	$(Q)cp -a --parents $(GUEST_LAB_FILES) $(B)/guest/inputs/
+	$(Q)touch $@
+
+initramfs: $(INITRAMFS) $(GUEST_INPUTS)
+# Every target that boots a guest
+run shell trace check soak $(LABS) $(GRADE_EXERCISES) grade-kernel bench: $(GUEST_INPUTS)
 
 # --- Running -----------------------------------------------------------------
 

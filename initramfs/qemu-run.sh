@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Set up, boot and clean up after one run of run-vm: sourced by run-vm after its
-# checks, which set kernel, initrd, mem, cpus, name, results_root, extra,
+# checks, which set kernel, initrd, inputs, mem, cpus, name, results_root, extra,
 # disks, disk_size, disk_write_mbps, timeout, boot_timeout, accel,
 # interactive, command, gen_init_cpio, here and top, and define die().
 # shellcheck disable=SC2154 # the variables above are run-vm's
@@ -117,6 +117,17 @@ pack_run_files() {
 	cat -- "$initrd" "$work/run.cpio" >"$work/initrd"
 }
 
+# The inputs (lab scripts, test suites) as they are when the run starts:
+# hard links, or copies across file systems, in the run's work directory,
+# so that a make that rebuilds them while the guest runs changes nothing
+# under it.  The make rule writes new files, never into old ones.
+snapshot_inputs() {
+	if ! cp -al -- "$inputs" "$work/inputs" 2>/dev/null; then
+		rm -rf -- "$work/inputs"
+		cp -a -- "$inputs" "$work/inputs"
+	fi
+}
+
 # formatted_copy DEST DISK SIZE MKFS [OPTION...]: DEST becomes a fresh,
 # formatted image.  mkfs allocates its journal or log, 64 MiB per disk, on
 # the host, and with deleting that at the end a boot of three disks spent
@@ -168,6 +179,9 @@ make_disks() {
 	# user's, readable (fmode, dmode).
 	drive_args=(-fsdev "local,id=results,path=${out//,/,,},security_model=mapped-file,fmode=0644,dmode=0755"
 		-device "virtio-9p-pci,fsdev=results,mount_tag=results")
+	# The inputs, which the guest reads and QEMU refuses to let it write.
+	drive_args+=(-fsdev "local,id=inputs,path=${work//,/,,}/inputs,security_model=none,readonly=on"
+		-device "virtio-9p-pci,fsdev=inputs,mount_tag=inputs")
 	for d in $disks; do
 		img=$work/$d.img
 		case "$d" in
@@ -265,6 +279,7 @@ clean_up_run() {
 	# The serial port sends CR LF; keep the log greppable with ordinary tools.
 	sed -i 's/\r$//' "$console_log"
 	rm -f -- "$work"/*.img "$work/initrd" "$work/run.cpio"
+	rm -rf -- "$work/inputs"
 	trap - EXIT
 }
 

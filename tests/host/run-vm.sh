@@ -20,7 +20,8 @@ export FAKE_QEMU_DIR=$fake
 # The stand-in reads the run's files from the initrd (the tree copies have
 # an empty base initramfs, so the initrd is the run's own archive), writes
 # the command, /etc/pclab/env and the list of /extra into the results share
-# (-fsdev) as cmd, env and extra.list, records its parent's arguments and the disks' file systems
+# (-fsdev) as cmd, env and extra.list, the files of the inputs share as
+# inputs.list (with "read-only" first if QEMU was told so), records its parent's arguments and the disks' file systems
 # (UUID, type, KiB allocated on the host) in FAKE_QEMU_DIR, and reports
 # "PCLAB-EXIT N" for "exit N".
 # "hold" waits for FAKE_QEMU_DIR/release.NAME (at most 60 s); "silent" ends
@@ -28,7 +29,7 @@ export FAKE_QEMU_DIR=$fake
 cat >"$tmp/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
 set -eu
-console="" initrd="" results="" drives=() args=("$@")
+console="" initrd="" results="" inputs="" ro="" drives=() args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-initrd) initrd=$2; shift ;;
@@ -38,9 +39,14 @@ while [ $# -gt 0 ]; do
 		drives+=("${file%%,format=*}")
 		shift ;;
 	-fsdev)
-		results=${2#local,id=results,path=}
-		results=${results%%,security_model=*}
-		results=${results//,,/,}
+		path=${2#local,id=*,path=}
+		path=${path%%,security_model=*}
+		case "$2" in
+		local,id=results,*) results=${path//,,/,} ;;
+		local,id=inputs,*)
+			inputs=${path//,,/,}
+			case "$2" in *,readonly=on*) ro=read-only ;; esac ;;
+		esac
 		shift ;;
 	esac
 	shift
@@ -60,6 +66,7 @@ for f in "${drives[@]}"; do
 	du -k "$f" | cut -f 1
 done >"$FAKE_QEMU_DIR/disks.$name"
 [ -d "$results" ] && cp "$d/cmd" "$d/env" "$d/extra.list" "$results/"
+[ -d "$inputs" ] && { echo "$ro"; cd "$inputs" && find . -type f | sort; } >"$results/inputs.list"
 cmd=$(cat "$d/cmd")
 case "$cmd" in
 silent) exit 0 ;;
@@ -89,9 +96,11 @@ chmod +x "$tmp/bin/qemu-system-x86_64"
 export PATH="$tmp/bin:$PATH"
 
 # copy_tree DIR: the parts of the tree that run-vm and `make run` use, with
-# a stand-in kernel and an empty base initramfs.
+# a stand-in kernel, an empty base initramfs and one input file.
 copy_tree() {
-	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz" "$1/kernel" "$1/scripts"
+	mkdir -p "$1/build/host" "$1/build/kernel/debug/arch/x86/boot" "$1/pcviz" "$1/kernel" "$1/scripts" \
+		"$1/build/guest/inputs/labs/lab1"
+	echo 'echo lab 1' >"$1/build/guest/inputs/labs/lab1/guest.sh"
 	cp -a "$top/initramfs" "$top/Makefile" "$1/"
 	cp -a "$top/scripts/version" "$1/scripts/"
 	cp -a "$top/kernel/scripts" "$top/kernel/config" "$1/kernel/"
@@ -128,6 +137,12 @@ runvm() {
 runvm -o "$res" -n basic -- 'exit 3'
 is "$status" 3 "run-vm exits with the status the guest reports"
 is "$(cat "$res/basic/cmd" 2>/dev/null)" "exit 3" "the guest's results share is RESULTS/NAME"
+is "$(cat "$res/basic/inputs.list" 2>/dev/null)" "read-only
+./labs/lab1/guest.sh" "the guest's inputs share is build/guest/inputs, read-only"
+ok "[ ! -e '$tree/build/vm/basic/inputs' ]" "the run's snapshot of the inputs is gone after it"
+runvm -o "$res" -n noinputs -r "$tmp/nowhere" -- true
+[ "$status" = 2 ] && said "^run-vm: the guest's inputs $tmp/nowhere not found (make initramfs)"
+verdict $? "run-vm refuses inputs that are not there, naming the make target: ${out%%$'\n'*}"
 ok "[ -s '$res/basic/console.log' ] && ! grep -q \$'\\r' '$res/basic/console.log'" \
 	"the console log is there, without carriage returns"
 ok "grep -qx 'virtio-9p-pci,fsdev=results,mount_tag=results' '$fake/args.basic' &&
@@ -343,7 +358,7 @@ mk() { # TREE ARGS...
 	local dir=$1
 	shift
 	status=0
-	out=$(make -s -C "$dir" -o build/kernel/debug/arch/x86/boot/bzImage -o build/initramfs.cpio \
+	out=$(make -s -C "$dir" -o build/kernel/debug/arch/x86/boot/bzImage -o build/initramfs.cpio -o build/guest/inputs.stamp \
 		KERNEL=debug "$@" 2>&1) || status=$?
 }
 mk "$space" run NAME=spaced "RESULTS=$tmp/res ults" "EXTRA=$tmp/ex tra" CMD="exit 4 # it's \"quoted\""
@@ -363,7 +378,7 @@ verdict $? "configuring a kernel under a path with spaces stops at once, naming 
 
 # Two `make run` at a time, each with its own CMD: the first one's command
 # file must still hold its command while the second runs.
-make -s -C "$tree" -o build/kernel/debug/arch/x86/boot/bzImage -o build/initramfs.cpio \
+make -s -C "$tree" -o build/kernel/debug/arch/x86/boot/bzImage -o build/initramfs.cpio -o build/guest/inputs.stamp \
 	KERNEL=debug run NAME=maker-a "RESULTS=$tmp/res ults" CMD=hold >"$tmp/maker-a.out" 2>&1 &
 maker=$!
 for _ in $(seq 600); do
