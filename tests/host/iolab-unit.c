@@ -63,37 +63,37 @@ static void test_options(void)
 	struct iolab_options o;
 	char err[256];
 
-	tap_ok(parse("f", &o, err) == IOLAB_RUN && o.mode == BUFFERED && o.bs == 65536 &&
+	EXPECT_TRUE(parse("f", &o, err) == IOLAB_RUN && o.mode == BUFFERED && o.bs == 65536 &&
 	       o.size == -1 && o.qd == 4 && !o.write && !o.random && o.seconds == 0 &&
 	       o.interval == 1 &&
 	       !strcmp(o.file, "f"), "defaults: buffered sequential 64K reads of the whole file");
-	tap_ok(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log -i 0.25 f",
+	EXPECT_TRUE(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log -i 0.25 f",
 		     &o, err) == IOLAB_RUN && o.interval == 0.25 && o.mode == URING_UNCACHED && o.write && o.random &&
 	       o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
 	       o.rate == 250 && o.json && !strcmp(o.log, "log"),
 	       "every option is parsed, sizes with suffixes");
-	tap_ok(parse("-w -S -s 4K -m uncached f", &o, err) == IOLAB_RUN && o.fsync_each &&
+	EXPECT_TRUE(parse("-w -S -s 4K -m uncached f", &o, err) == IOLAB_RUN && o.fsync_each &&
 	       parse("-w -s 4K f", &o, err) == IOLAB_RUN && !o.fsync_each,
 	       "--fsync after each write, off by default");
-	tap_ok(parse("--mode=fadvise --hits --bs=4k file", &o, err) == IOLAB_RUN &&
+	EXPECT_TRUE(parse("--mode=fadvise --hits --bs=4k file", &o, err) == IOLAB_RUN &&
 	       o.mode == FADVISE && o.hits && o.bs == 4096, "long options, lower-case suffix");
-	tap_ok(iolab_direct(&(struct iolab_options){ .mode = URING_DIRECT }) &&
+	EXPECT_TRUE(iolab_direct(&(struct iolab_options){ .mode = URING_DIRECT }) &&
 	       iolab_uncached(&(struct iolab_options){ .mode = UNCACHED }) &&
 	       !iolab_uncached(&(struct iolab_options){ .mode = FADVISE }) &&
 	       iolab_uring(&(struct iolab_options){ .mode = URING_BUFFERED }) &&
 	       !iolab_uring(&(struct iolab_options){ .mode = MMAP }),
 	       "mode predicates");
-	tap_ok(parse("-m direct -b 1000 f", &o, err) == IOLAB_RUN,
+	EXPECT_EQ(IOLAB_RUN, parse("-m direct -b 1000 f", &o, err),
 	       "a misaligned O_DIRECT size is left to the kernel (which the lab shows)");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		tap_ok(parse(refused[i].line, &o, err) == IOLAB_USAGE &&
+		EXPECT_TRUE(parse(refused[i].line, &o, err) == IOLAB_USAGE &&
 		       !strncmp(err, refused[i].why, strlen(refused[i].why)),
 		       "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
-	tap_ok(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_USAGE &&
+	EXPECT_TRUE(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_USAGE &&
 	       strstr(err, "'18014398509481985k'"), "the message quotes the size it refused (%s)", err);
-	tap_ok(parse("", &o, err) == IOLAB_USAGE && !strcmp(err, "no FILE given"),
+	EXPECT_TRUE(parse("", &o, err) == IOLAB_USAGE && !strcmp(err, "no FILE given"),
 	       "no file is a usage error (%s)", err);
-	tap_ok(parse("a b", &o, err) == IOLAB_USAGE && strstr(err, "'b' is one too many"),
+	EXPECT_TRUE(parse("a b", &o, err) == IOLAB_USAGE && strstr(err, "'b' is one too many"),
 	       "two files are a usage error (%s)", err);
 	/* every way getopt can refuse, each said in one line (lib/cli.c) */
 	static const struct {
@@ -108,12 +108,12 @@ static void test_options(void)
 		{ "--json=yes f", "option '--json' takes no value" },
 	};
 	for (size_t i = 0; i < sizeof(getopt_errors) / sizeof(getopt_errors[0]); i++)
-		tap_ok(parse(getopt_errors[i].line, &o, err) == IOLAB_USAGE &&
+		EXPECT_TRUE(parse(getopt_errors[i].line, &o, err) == IOLAB_USAGE &&
 		       !strcmp(err, getopt_errors[i].why),
 		       "'%s' is a usage error: %s (%s)", getopt_errors[i].line, getopt_errors[i].why,
 		       err);
-	tap_ok(parse("-h", &o, err) == IOLAB_HELP, "-h asks for help");
-	tap_ok(parse("--version", &o, err) == IOLAB_VERSION && parse("-V", &o, err) == IOLAB_VERSION,
+	EXPECT_EQ(IOLAB_HELP, parse("-h", &o, err), "-h asks for help");
+	EXPECT_TRUE(parse("--version", &o, err) == IOLAB_VERSION && parse("-V", &o, err) == IOLAB_VERSION,
 	       "-V, --version asks for the version");
 }
 
@@ -123,27 +123,27 @@ static void test_histogram(void)
 	uint64_t p50, p99;
 
 	memset(&h, 0, sizeof(h));
-	tap_ok(hist_percentile(&h, 50) == 0, "an empty histogram has no percentiles");
+	EXPECT_EQ(0, hist_percentile(&h, 50), "an empty histogram has no percentiles");
 	/* 1..10000 us: p50 about 5 ms, p99 about 9.9 ms */
 	for (uint64_t us = 1; us <= 10000; us++)
 		hist_add(&h, us * 1000);
 	p50 = hist_percentile(&h, 50);
 	p99 = hist_percentile(&h, 99);
-	tap_ok(h.total == 10000, "every sample counted");
-	tap_ok(p50 <= 5000000 && p50 >= 5000000 * 7 / 8, "p50 %llu ns within one bucket below 5 ms",
+	EXPECT_EQ(10000, h.total, "every sample counted");
+	EXPECT_TRUE(p50 <= 5000000 && p50 >= 5000000 * 7 / 8, "p50 %llu ns within one bucket below 5 ms",
 	       (unsigned long long)p50);
-	tap_ok(p99 <= 9900000 && p99 >= 9900000 * 7 / 8, "p99 %llu ns within one bucket below 9.9 ms",
+	EXPECT_TRUE(p99 <= 9900000 && p99 >= 9900000 * 7 / 8, "p99 %llu ns within one bucket below 9.9 ms",
 	       (unsigned long long)p99);
-	tap_ok(hist_percentile(&h, 99.9) >= p99 && p99 >= p50, "percentiles are monotonic");
+	EXPECT_TRUE(hist_percentile(&h, 99.9) >= p99 && p99 >= p50, "percentiles are monotonic");
 	memset(&h, 0, sizeof(h));
 	hist_add(&h, 0);
 	hist_add(&h, UINT64_MAX);
-	tap_ok(hist_percentile(&h, 0) == 1 && hist_percentile(&h, 100) == 0xfULL << 60,
+	EXPECT_TRUE(hist_percentile(&h, 0) == 1 && hist_percentile(&h, 100) == 0xfULL << 60,
 	       "0 ns and the largest time land in the first and last buckets");
 	memset(&h, 0, sizeof(h));
 	for (int i = 0; i < 100; i++)
 		hist_add(&h, i < 99 ? 1024 : 1000000);
-	tap_ok(hist_percentile(&h, 98) == 1024 && hist_percentile(&h, 99.5) == 1000000 - 1000000 % 65536,
+	EXPECT_TRUE(hist_percentile(&h, 98) == 1024 && hist_percentile(&h, 99.5) == 1000000 - 1000000 % 65536,
 	       "one slow I/O in 100 shows at p99.5, not p98 (%llu)",
 	       (unsigned long long)hist_percentile(&h, 99.5));
 }
@@ -156,10 +156,10 @@ static void test_psi(void)
 	FILE *f;
 
 	f = fmemopen((void *)pressure, sizeof(pressure) - 1, "r");
-	tap_ok(psi_some_total(f) == 1234567, "pressure: the some line's total, not the full one's");
+	EXPECT_EQ(1234567, psi_some_total(f), "pressure: the some line's total, not the full one's");
 	fclose(f);
 	f = fmemopen((void *)vmstat, sizeof(vmstat) - 1, "r");
-	tap_ok(psi_some_total(f) == -1, "pressure: none in another file is -1");
+	EXPECT_EQ(-1, psi_some_total(f), "pressure: none in another file is -1");
 	fclose(f);
 }
 
