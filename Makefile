@@ -231,6 +231,8 @@ $(HEADERS_STAMP): $(SERIES_STAMP)
 		INSTALL_HDR_PATH=$(abspath $(B)/headers) headers_install >/dev/null
 	$(Q)touch $@
 
+# The kernel's own host program, built as Kbuild builds it, not with the
+# project's flags; it includes system headers only.
 $(GEN_INIT_CPIO): $(TREE_STAMP)
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D)
@@ -238,10 +240,10 @@ $(GEN_INIT_CPIO): $(TREE_STAMP)
 
 # The host's TSC rate, for TCG guests (see initramfs/tsc-khz.c)
 TSC_KHZ := $(B)/host/tsc-khz
-$(TSC_KHZ): initramfs/tsc-khz.c
+$(TSC_KHZ): initramfs/tsc-khz.c $(CFLAGS_FILE)
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(HOST_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 # make kernel SERIES=core: the core layer alone (kernel-core)
 SERIES ?= all
@@ -307,33 +309,51 @@ kernel-check-series: $(KIMAGE_debug)
 kernel-export: $(TREE_STAMP)
 	$(Q)kernel/scripts/export-series $(KSRC) $(LAYER_DIRS)
 
+# --- C: one set of flags, the compiler's header dependencies ----------------
+
+# Every C file of the project is compiled with these; each kind of program
+# adds its include paths (and -static for the guest, the sanitizers for the
+# host's tests).
+COMMON_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+# Every compile also writes the headers it read (-MMD -MP) to
+# build/dep/OUTPUT.d, read back at the end of this file, so a header's
+# change rebuilds what includes it and nothing else.  Kept apart from the
+# outputs: build/guest/fixtures is copied into the guest whole.  Headers
+# under -isystem (the patched UAPI, the kselftest harness) stay out of a .d;
+# the stamps of the trees they come from stand for them.
+depfile = $(patsubst $(B)/%,$(B)/dep/%.d,$@)
+DEPFLAGS = -MMD -MP -MF $(depfile)
+# Every C output depends on this file, which changes with the flags (below
+# pcviz.mk's include): new flags rebuild, and so does an output built before
+# it had a .d.
+CFLAGS_FILE := $(B)/cflags
+
 # --- lib/: what pcviz, the tools and the C tests share ----------------------
 
 # Headers in include/pclab/, sources in lib/.  One archive per way of
 # compiling: the host's programs, the host's sanitized tests, and the
 # guest's static programs (GUEST_CC).  No kernel tree is needed.
 LIB_SRCS := $(sort $(filter-out lib/version.c,$(wildcard lib/*.c)))
-LIB_HDRS := $(sort $(wildcard include/pclab/*.h))
-LIB_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
+LIB_CFLAGS := $(COMMON_CFLAGS) -Iinclude
 LIBPCLAB := $(B)/host/libpclab.a
 LIBPCLAB_ASAN := $(B)/host/libpclab-asan.a
 LIBPCLAB_GUEST := $(B)/guest/libpclab.a
 lib_objs = $(patsubst lib/%.c,$(B)/$(1)/%.o,$(LIB_SRCS))
 
-$(B)/host/lib-obj/%.o: lib/%.c $(LIB_HDRS)
+$(B)/host/lib-obj/%.o: lib/%.c $(CFLAGS_FILE)
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(LIB_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/host/lib-asan-obj/%.o: lib/%.c $(LIB_HDRS)
+$(B)/host/lib-asan-obj/%.o: lib/%.c $(CFLAGS_FILE)
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(LIB_CFLAGS) $(SANITIZE) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(LIB_CFLAGS) $(SANITIZE) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/guest/lib-obj/%.o: lib/%.c $(LIB_HDRS)
+$(B)/guest/lib-obj/%.o: lib/%.c $(CFLAGS_FILE)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(LIBPCLAB): $(call lib_objs,host/lib-obj)
 $(LIBPCLAB_ASAN): $(call lib_objs,host/lib-asan-obj)
@@ -351,15 +371,15 @@ PCLAB_VERSION := $(shell scripts/version)
 $(call track,$(B)/version,$(PCLAB_VERSION))
 VERSION_CFLAGS = -DPCLAB_VERSION='"$(PCLAB_VERSION)"'
 
-$(B)/host/version.o: lib/version.c include/pclab/cli.h $(B)/version
+$(B)/host/version.o: lib/version.c $(B)/version $(CFLAGS_FILE)
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(LIB_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(LIB_CFLAGS) $(VERSION_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/guest/version.o: lib/version.c include/pclab/cli.h $(B)/version
+$(B)/guest/version.o: lib/version.c $(B)/version $(CFLAGS_FILE)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(LIB_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(LIB_CFLAGS) $(VERSION_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # --- Guest programs and initramfs -------------------------------------------
 
@@ -367,8 +387,7 @@ GUEST_CC := gcc
 # The guest suites are written on the kernel's kselftest harness
 # (tools/testing/selftests/kselftest_harness.h in the extracted tree).
 KSELFTEST := $(KSRC)/tools/testing/selftests
-GUEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -isystem $(B)/headers/include \
-	-Iinclude -Itests/lib
+GUEST_CFLAGS := $(COMMON_CFLAGS) -static -isystem $(B)/headers/include -Iinclude -Itests/lib
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
 # The scripts the guest runs of labs/ and bench/: nothing else of them
@@ -384,12 +403,11 @@ GUEST_FIXTURES := $(patsubst tests/%.c,$(B)/guest/%,$(sort $(wildcard tests/fixt
 
 # The harness comes from the extracted kernel tree, hence its stamp: a fresh
 # clone extracts the tree before it builds the suites.
-GUEST_SUITE_DEPS = $(wildcard tests/lib/*.h) $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP) \
-	$(TREE_STAMP)
+GUEST_SUITE_DEPS = $(CFLAGS_FILE) $(LIBPCLAB_GUEST) $(HEADERS_STAMP) $(TREE_STAMP)
 define guest_suite_cc
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) -o $@ $< $(LIBPCLAB_GUEST) -luring
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -isystem $(KSELFTEST) $(DEPFLAGS) -o $@ $< $(LIBPCLAB_GUEST) -luring
 endef
 
 $(B)/guest/tests/%: tests/guest/%.c $(GUEST_SUITE_DEPS)
@@ -409,12 +427,11 @@ TOOLS := $(ONE_FILE_TOOLS) $(B)/guest/bin/iolab
 GUEST_TOOLS := $(TOOLS)
 tool_objs = $(patsubst tools/%.c,$(B)/guest/tools-obj/%.o,$(1))
 
-$(B)/guest/tools-obj/%.o: tools/%.c tools/tool.h $(LIB_HDRS) $(HEADERS_STAMP)
+$(B)/guest/tools-obj/%.o: tools/%.c $(CFLAGS_FILE) $(HEADERS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(call tool_objs,$(IOLAB_SRCS)): tools/iolab/iolab.h
 $(ONE_FILE_TOOLS): $(B)/guest/bin/%: $(B)/guest/tools-obj/%.o
 $(B)/guest/bin/iolab: $(call tool_objs,$(IOLAB_SRCS))
 $(TOOLS): $(B)/guest/version.o $(LIBPCLAB_GUEST)
@@ -422,30 +439,34 @@ $(TOOLS): $(B)/guest/version.o $(LIBPCLAB_GUEST)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.o,$^) $(LIBPCLAB_GUEST) -luring -lm
 
-HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+HOST_CFLAGS := $(COMMON_CFLAGS)
 # Host test programs run under ASan and UBSan; any report is fatal
 # (-fno-sanitize-recover), so a report is a failed test.
 SANITIZE := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
 	-fno-sanitize-recover=all
 IOLAB_UNIT_OBJS := $(patsubst tools/%.c,$(B)/host/tools-asan-obj/%.o,$(IOLAB_LIB))
-$(B)/host/tools-asan-obj/%.o: tools/%.c tools/iolab/iolab.h $(LIB_HDRS)
+$(B)/host/tools-asan-obj/%.o: tools/%.c $(CFLAGS_FILE)
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) $(DEPFLAGS) -Iinclude -c -o $@ $<
 
-$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_UNIT_OBJS) tools/iolab/iolab.h \
-		tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
+define host_test_cc
 	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.o %.a,$^) -lm
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) $(DEPFLAGS) -Iinclude -Itests/lib -o $@ $(filter %.c %.o %.a,$^) -lm
+endef
+
+$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_UNIT_OBJS) $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
+	$(host_test_cc)
 
 # lib/'s unit tests, fixtures included (tests/host/lib.sh)
-$(B)/host/lib-unit: tests/host/lib-unit.c tests/lib/tap.h $(LIB_HDRS) $(LIBPCLAB_ASAN)
-	@echo "  HOSTCC  $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) -Iinclude -Itests/lib -o $@ $(filter %.c %.a,$^) -lm
+$(B)/host/lib-unit: tests/host/lib-unit.c $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
+	$(host_test_cc)
 
 include pcviz/pcviz.mk
+
+$(call track,$(CFLAGS_FILE),$(LIB_CFLAGS) | $(GUEST_CFLAGS) | $(HOST_CFLAGS) | $(SANITIZE) | \
+	$(PCVIZ_CFLAGS) | $(value DEPFLAGS))
 
 guest-programs: $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS)
 
@@ -566,13 +587,17 @@ SOLUTION ?= 0
 EXERCISE_SRC ?=
 exercise_src = $(or $(EXERCISE_SRC),labs/exercises/$(1)/$(1).c)
 exercise_bin = $(B)/exercises/$(1)$(if $(filter 1,$(SOLUTION)),/solution)/bin/$(1)
-EXERCISE_DEPS = $(LIB_HDRS) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
+EXERCISE_DEPS = $(CFLAGS_FILE) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
 define exercise_cc
 	@echo "  CC      $@ ($<)"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(LIBPCLAB_GUEST)
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBPCLAB_GUEST)
 endef
+# Another source rebuilds the program; the old one's .d goes first, so that
+# a source since deleted is not asked for.
 define exercise_rules
+$(if $(call same_text,$(file <$(B)/exercises/$(1)/source),$(call exercise_src,$(1))),,$(shell \
+	rm -f $(B)/dep/exercises/$(1)/bin/$(1).d))
 $(call track,$(B)/exercises/$(1)/source,$(call exercise_src,$(1)))
 $(B)/exercises/$(1)/bin/$(1): $(call exercise_src,$(1)) $(B)/exercises/$(1)/source $(EXERCISE_DEPS)
 	$$(exercise_cc)
@@ -654,3 +679,6 @@ clean:
 
 distclean: clean
 	$(Q)rm -rf $(B)
+
+# The header dependencies of every C output (DEPFLAGS)
+-include $(shell find $(B)/dep -name '*.d' 2>/dev/null)

@@ -20,7 +20,7 @@ PCVIZ_ASAN_TEST_OBJS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-obj/test
 PCVIZ_ASAN_TESTS := $(patsubst pcviz/tests/%.c,$(B)/host/pcviz-asan-tests/%,$(PCVIZ_TEST_SRCS))
 
 # lib/ restates what pcviz needs of the patched UAPI (cachestat): no kernel tree.
-PCVIZ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -Iinclude
+PCVIZ_CFLAGS := $(COMMON_CFLAGS) -Iinclude
 # Evaluated only when a pcviz recipe runs (the packages come with make deps).
 PCVIZ_PKGS = libtracefs libtraceevent ncursesw
 PCVIZ_HOST_CFLAGS = $(PCVIZ_CFLAGS) -DPCVIZ_REPLAY $(shell pkg-config --cflags libtracecmd $(PCVIZ_PKGS))
@@ -35,20 +35,20 @@ GUEST_TOOLS += $(B)/guest/bin/pcviz
 
 pcviz: $(B)/host/pcviz $(B)/guest/bin/pcviz $(PCVIZ_TESTS)
 
-$(B)/host/pcviz-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
+$(B)/host/pcviz-obj/%.o: pcviz/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/host/pcviz-asan-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
+$(B)/host/pcviz-asan-obj/%.o: pcviz/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/guest/pcviz-obj/%.o: pcviz/%.c | $(DEPS_STAMP)
+$(B)/guest/pcviz-obj/%.o: pcviz/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(GUEST_CC) $(PCVIZ_GUEST_CFLAGS) -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)$(GUEST_CC) $(PCVIZ_GUEST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/host/pcviz: $(PCVIZ_HOST_OBJS) $(B)/host/version.o $(LIBPCLAB)
 	@echo "  LD      $@"
@@ -75,19 +75,16 @@ $(PCVIZ_ASAN_TESTS): $(B)/host/pcviz-asan-tests/%: $(B)/host/pcviz-asan-obj/test
 	$(Q)mkdir -p $(@D)
 	$(Q)gcc $(SANITIZE) -o $@ $^ $(PCVIZ_TEST_LIBS)
 
-$(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c | $(DEPS_STAMP)
+$(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib $(DEPFLAGS) -c -o $@ $<
 
-$(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c | $(DEPS_STAMP)
+$(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
-	$(Q)mkdir -p $(@D)
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib -c -o $@ $<
+	$(Q)mkdir -p $(@D) $(dir $(depfile))
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib $(DEPFLAGS) -c -o $@ $<
 
 # make check runs the host tests of pcviz (tests/host/pcviz-*.sh), the
 # sanitizer builds among them.
 check: $(B)/host/pcviz $(PCVIZ_TESTS) $(B)/host/pcviz-asan $(PCVIZ_ASAN_TESTS)
-
--include $(PCVIZ_HOST_OBJS:.o=.d) $(PCVIZ_GUEST_OBJS:.o=.d) $(PCVIZ_TEST_OBJS:.o=.d) \
-	$(PCVIZ_ASAN_OBJS:.o=.d) $(PCVIZ_ASAN_TEST_OBJS:.o=.d)
