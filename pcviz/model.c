@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "model.h"
 
@@ -90,6 +91,7 @@ void pcv_model_init(struct pcv_model *m)
 	m->sys.kswapd_prev_ticks = -1;
 	m->sys.ticks_per_s = 100;
 	m->max_files = PCV_FILES;
+	m->page_size = (unsigned)getpagesize();
 	snprintf(m->res_source, sizeof(m->res_source), "cachestat");
 }
 
@@ -110,6 +112,11 @@ void pcv_model_free(struct pcv_model *m)
 	m->nuncharged = 0;
 }
 
+static uint64_t pages_of(uint64_t size, unsigned page_size)
+{
+	return (size + page_size - 1) / page_size;
+}
+
 int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint64_t ino,
 		       uint64_t size)
 {
@@ -125,7 +132,8 @@ int pcv_model_add_file(struct pcv_model *m, const char *path, uint32_t dev, uint
 	f->dev = dev;
 	f->ino = ino;
 	f->size = size;
-	f->pages = (size + 4095) / 4096;
+	f->page_size = m->page_size;
+	f->pages = pages_of(size, f->page_size);
 	f->per_cell = 1;
 	return m->nfiles++;
 }
@@ -159,7 +167,7 @@ void pcv_file_set_size(struct pcv_file *f, uint64_t size)
 		 size < f->size ? "truncated" : "grew", (unsigned long long)f->size,
 		 (unsigned long long)size);
 	f->size = size;
-	f->pages = (size + 4095) / 4096;
+	f->pages = pages_of(size, f->page_size);
 }
 
 const char *pcv_file_state_name(const struct pcv_file *f)
@@ -195,7 +203,7 @@ const struct pcv_event *pcv_model_recent(const struct pcv_model *m, unsigned i)
 	return &m->ring[(m->ring_head + PCV_RING - 1 - i) % PCV_RING];
 }
 
-static uint64_t event_pages(const struct pcv_event *ev)
+static uint64_t event_pages(const struct pcv_model *m, const struct pcv_event *ev)
 {
 	switch (ev->kind) {
 	case PCV_EV_LRU_INSERT:
@@ -206,7 +214,7 @@ static uint64_t event_pages(const struct pcv_event *ev)
 	case PCV_EV_DIRECT_RECLAIM:
 		return 1;
 	case PCV_EV_DB_CALL:
-		return (ev->nr_pages + 4095) / 4096;
+		return pages_of(ev->nr_pages, m->page_size);	/* nr_pages: the call's bytes */
 	default:
 		return ev->nr_pages;
 	}
@@ -215,7 +223,7 @@ static uint64_t event_pages(const struct pcv_event *ev)
 /* An event in the counts (and file fi's, if watched) */
 static void count(struct pcv_model *m, int fi, const struct pcv_event *ev)
 {
-	uint64_t pages = event_pages(ev);
+	uint64_t pages = event_pages(m, ev);
 
 	m->ev_count[ev->kind]++;
 	m->ev_pages[ev->kind] += pages;

@@ -210,6 +210,7 @@ struct pcv_file {
 	uint64_t ino;
 	uint64_t size;		/* bytes */
 	uint64_t pages;
+	unsigned page_size;	/* bytes, the model's: pages holds size in them */
 	enum pcv_file_state state;
 	char note[96];		/* what happened to it, in words */
 	/*
@@ -382,6 +383,8 @@ struct pcv_model {
 	struct pcv_file files[PCV_MAX_FILES];
 	int nfiles;
 	int max_files;		/* files[] takes this many (PCV_FILES by default) */
+	/* bytes: the system's, a replay's the trace's (its events count pages of that size) */
+	unsigned page_size;
 	long unwatched;		/* files found beyond max_files */
 	struct pcv_system sys;
 	struct pcv_memcgs memcgs;

@@ -374,7 +374,7 @@ static int find_files(struct replay *r, struct pcv_model *m)
 		m->unwatched += !i || cmp_events_file(&left_out[i - 1], &left_out[i]);
 	free(left_out);
 	for (int i = 0; i < m->nfiles; i++) {
-		m->files[i].size = end[i] * 4096;
+		m->files[i].size = end[i] * m->page_size;
 		m->files[i].pages = end[i];
 		if (pcv_file_track_pages(&m->files[i]))
 			return -1;
@@ -413,8 +413,11 @@ static void replay_close(struct pcv_source *s, struct pcv_model *m)
 	free(r);
 }
 
-/* Checks the file's structure (tracedat.c); its size, or -1 with a message in err */
-static off_t check_file(const char *path, char *err, size_t len)
+/*
+ * Checks the file's structure (tracedat.c); its size and *page_size (its
+ * header's), or -1 with a message in err
+ */
+static off_t check_file(const char *path, uint32_t *page_size, char *err, size_t len)
 {
 	char why[160];
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no wait */
@@ -425,7 +428,7 @@ static off_t check_file(const char *path, char *err, size_t len)
 		pcv_path_error(err, len, path, "%s", strerror(errno));
 		return -1;
 	}
-	if (pcv_tracedat_check(fd, why, sizeof(why)))
+	if (pcv_tracedat_check(fd, page_size, why, sizeof(why)))
 		pcv_path_error(err, len, path, "%s", why);
 	else if (fstat(fd, &st))
 		pcv_path_error(err, len, path, "%s", strerror(errno));
@@ -457,14 +460,16 @@ static void child_died(const char *path, int status, const struct rusage *ru, ui
 
 /*
  * Reads the events: libtracecmd in a child process (decode_child()), its
- * death a clear error; 0, or -1 with a message in err.
+ * death a clear error, and the trace's page size into *page_size; 0, or
+ * -1 with a message in err.
  */
-static int read_trace(const char *path, struct replay *r, char *err, size_t len)
+static int read_trace(const char *path, struct replay *r, uint32_t *page_size, char *err,
+		      size_t len)
 {
 	struct decoded head;
 	struct rusage ru;
 	struct stat st;
-	off_t size = check_file(path, err, len);
+	off_t size = check_file(path, page_size, err, len);
 	int out, status = 0;
 	bool stopped = false;
 	pid_t pid;
@@ -527,17 +532,20 @@ int pcv_replay_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_
 		    const char *path, char *err, size_t len)
 {
 	struct replay *r = calloc(1, sizeof(*r));
+	uint32_t page_size;
 
 	if (!r) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
 	m->max_files = o->max_files;
-	if (read_trace(path, r, err, len)) {
+	if (read_trace(path, r, &page_size, err, len)) {
 		free(r);
 		return -1;
 	}
 	s->priv = r;
+	/* the trace's events count pages of the recording machine's size */
+	m->page_size = page_size;
 	if (find_files(r, m)) {
 		pcv_path_error(err, len, path, "out of memory for the files' pages");
 		replay_close(s, m);

@@ -9,7 +9,7 @@
 #define PCV_MINCORE_SAMPLES 8
 
 /* cachestat(2) of pages [first, first + n) (n 0: to the end); -1 and errno on error */
-int pcv_cachestat(int fd, uint64_t first, uint64_t n, struct pcv_res *r);
+int pcv_cachestat(int fd, unsigned page_size, uint64_t first, uint64_t n, struct pcv_res *r);
 
 /*
  * Refreshes f's cells and total from fd.  With use_mincore, or when the

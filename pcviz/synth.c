@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The synthetic source: a made-up 64 MiB file read over and over in three
- * phases, deterministic (its clock advances by the interval, not by real
- * time), for demos and the tests of the views and the batch output:
+ * The synthetic source: a made-up file of 16384 pages (64 MiB of 4 KiB
+ * pages) read over and over in three phases, deterministic (its clock
+ * advances by the interval, not by real time), for demos and the tests of
+ * the views and the batch output:
  *   0. a buffered read fills the cache, 4-page folios, each put on an LRU;
  *   1. kswapd reclaims the file's pages from its start;
  *   2. an uncached read marks, reads and drops every folio: the map stays empty.
@@ -43,6 +44,7 @@ static void step(struct synth *y, struct pcv_model *m, uint64_t pages)
 	struct pcv_system *s = &m->sys;
 	uint64_t end = y->cursor + pages > SYN_PAGES ? SYN_PAGES : y->cursor + pages;
 	struct pcv_event call = { .ts = y->t, .kind = PCV_EV_DB_CALL, .dev = SYN_DEV, .ino = SYN_INO };
+	uint64_t kib = m->page_size / 1024;	/* a page's, as /proc/vmstat counts pgpgin */
 
 	if (y->phase == 1 && y->cursor == 0) {
 		struct pcv_event wake = { .ts = y->t, .kind = PCV_EV_KSWAPD_WAKE };
@@ -56,7 +58,7 @@ static void step(struct synth *y, struct pcv_model *m, uint64_t pages)
 		case 0:
 			emit(m, y->t, PCV_EV_ADD, p, pfn);
 			emit(m, y->t, PCV_EV_LRU_INSERT, p, pfn);
-			s->vm[PCV_VM_PGPGIN] += SYN_FOLIO * 4;
+			s->vm[PCV_VM_PGPGIN] += SYN_FOLIO * kib;
 			break;
 		case 1:
 			emit(m, y->t, PCV_EV_DELETE, p, 0);
@@ -68,7 +70,7 @@ static void step(struct synth *y, struct pcv_model *m, uint64_t pages)
 			emit(m, y->t, PCV_EV_ADD, p, pfn);
 			emit(m, y->t, PCV_EV_DB_END, p, pfn);
 			emit(m, y->t, PCV_EV_DELETE, p, pfn);
-			s->vm[PCV_VM_PGPGIN] += SYN_FOLIO * 4;
+			s->vm[PCV_VM_PGPGIN] += SYN_FOLIO * kib;
 			s->vm[PCV_VM_DB_MARKED] += SYN_FOLIO;
 			s->vm[PCV_VM_DB_READ] += SYN_FOLIO;
 			call.arg[1]++;
@@ -85,8 +87,8 @@ static void step(struct synth *y, struct pcv_model *m, uint64_t pages)
 		y->ticks += 10;
 	}
 	if (y->phase == 2) {
-		call.index = y->cursor * 4096;
-		call.nr_pages = (end - y->cursor) * 4096;
+		call.index = y->cursor * m->page_size;	/* bytes, as the kernel's event has them */
+		call.nr_pages = (end - y->cursor) * m->page_size;
 		pcv_model_event(m, &call);
 	}
 	y->cursor = end;
@@ -102,16 +104,18 @@ static int synth_refresh(struct pcv_source *src, struct pcv_model *m, double dt)
 	struct pcv_system *s = &m->sys;
 	struct pcv_file *f = &m->files[0];
 	uint64_t pages = (uint64_t)(SYN_RATE * dt + 0.5);
+	uint64_t kib = m->page_size / 1024;	/* a page's, as /proc/meminfo counts */
 
 	y->t += dt;
 	if (dt > 0)
 		step(y, m, pages < SYN_FOLIO ? SYN_FOLIO : pages - pages % SYN_FOLIO);
 	pcv_file_from_bitmap(f);
-	s->cached = 100000 + f->total.cached * 4;
+	s->cached = 100000 + f->total.cached * kib;
 	s->active_file = 40000;
-	s->inactive_file = 60000 + f->total.cached * 4;
+	s->inactive_file = 60000 + f->total.cached * kib;
 	s->known = true;
-	s->mem_free = 150000 - f->total.cached * 4;
+	/* the file's uncached pages are free (150000 KiB with none cached, at 4 KiB a page) */
+	s->mem_free = 84464 + (SYN_PAGES - f->total.cached) * kib;
 	s->dirty = 0;
 	s->writeback = 0;
 	s->kswapd_ticks = (long long)y->ticks;
@@ -135,7 +139,8 @@ int pcv_synth_open(struct pcv_source *s, struct pcv_model *m, const struct pcv_o
 	int fi;
 
 	(void)o;
-	fi = y ? pcv_model_add_file(m, "synthetic/file", SYN_DEV, SYN_INO, SYN_PAGES * 4096) : -1;
+	fi = y ? pcv_model_add_file(m, "synthetic/file", SYN_DEV, SYN_INO,
+				    SYN_PAGES * m->page_size) : -1;
 	if (fi < 0 || pcv_file_track_pages(&m->files[fi])) {
 		free(y);
 		snprintf(err, len, "out of memory");

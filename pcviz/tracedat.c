@@ -845,7 +845,7 @@ static int check_v7(struct reader *r)
 	return status;
 }
 
-int pcv_tracedat_check(int fd, char *why, size_t len)
+int pcv_tracedat_check(int fd, uint32_t *page_size, char *why, size_t len)
 {
 	struct reader r = { .fd = fd, .why = why, .len = len, .what = "the file's first bytes" };
 	unsigned char magic[10];
@@ -872,6 +872,7 @@ int pcv_tracedat_check(int fd, char *why, size_t len)
 		return bad(&r, "corrupt trace.dat: longs of %llu bytes, pages of %llu",
 			   (unsigned long long)long_size, (unsigned long long)page);
 	r.page = (uint32_t)page;
+	*page_size = r.page;
 	r.commit = (unsigned)long_size;
 	if (strcmp(version, "6") && strcmp(version, "7"))
 		return bad(&r, "a trace.dat of version \"%.8s\": pcviz reads versions 6 and 7",

@@ -9,8 +9,9 @@
 
 /*
  * Is the file open at fd a trace.dat whose sizes libtracecmd may trust?
- * 0, or -1 with the reason in why.
+ * 0 and the page size its header says (4 KiB to 64 KiB) in *page_size,
+ * or -1 with the reason in why.
  */
-int pcv_tracedat_check(int fd, char *why, size_t len);
+int pcv_tracedat_check(int fd, uint32_t *page_size, char *why, size_t len);
 
 #endif

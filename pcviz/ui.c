@@ -691,12 +691,13 @@ static int charge_rows(const struct pcv_model *m)
 }
 
 /* A row: the file (its name's end), a cgroup in words, pages and MiB */
-static void charge_row(int y, int x, int w, const char *path, const char *who, uint64_t pages)
+static void charge_row(int y, int x, int w, const struct pcv_file *f, const char *who,
+		       uint64_t pages)
 {
-	size_t len = strlen(path);
+	size_t len = strlen(f->path);
 
-	put(y, x, w, A_NORMAL, "  %-30s %-36s %9llu %8.1f", len > 30 ? path + len - 30 : path, who,
-	    (unsigned long long)pages, (double)pages * 4096 / (1 << 20));
+	put(y, x, w, A_NORMAL, "  %-30s %-36s %9llu %8.1f", len > 30 ? f->path + len - 30 : f->path,
+	    who, (unsigned long long)pages, (double)pages * f->page_size / (1 << 20));
 }
 
 /*
@@ -723,13 +724,13 @@ static void draw_charges(struct ui *u, const struct run *r, int y, int x, int h,
 
 		for (int c = 0; c < f->ncharges && row < y + h; c++)
 			if (f->charges[c].pages)
-				charge_row(row++, x, w, f->path,
+				charge_row(row++, x, w, f,
 					   cgroup_words(u, r, f->charges[c].cgroup, cg, sizeof(cg)),
 					   f->charges[c].pages);
 		if (f->charged_others && row < y + h)
-			charge_row(row++, x, w, f->path, "other cgroups", f->charged_others);
+			charge_row(row++, x, w, f, "other cgroups", f->charged_others);
 		if (unknown && row < y + h)
-			charge_row(row++, x, w, f->path, "(cgroup not known)", unknown);
+			charge_row(row++, x, w, f, "(cgroup not known)", unknown);
 	}
 }
 
