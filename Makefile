@@ -201,23 +201,18 @@ $(SERIES_STAMP): $(TREE_STAMP) $(PATCHES) $(STAMP)/patch-list kernel/scripts/app
 	$(Q)kernel/scripts/apply-series $(KSRC) $(LAYER_DIRS)
 	$(Q)touch $@
 
-$(B)/kernel/release/.config-stamp: $(SERIES_STAMP) $(CONFIG_FRAGMENTS) \
-		kernel/scripts/make-config kernel/scripts/check-config
-	$(kbuild_path_ok)@echo "  CONFIG  release: tinyconfig + $(notdir $(CONFIG_FRAGMENTS))"
-	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(CONFIG_FRAGMENTS)
-	$(Q)touch $@
-
-$(B)/kernel/debug/.config-stamp: $(SERIES_STAMP) $(DEBUG_FRAGMENTS) \
-		kernel/scripts/make-config kernel/scripts/check-config
-	$(kbuild_path_ok)@echo "  CONFIG  debug: tinyconfig + $(notdir $(DEBUG_FRAGMENTS))"
-	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(DEBUG_FRAGMENTS)
-	$(Q)touch $@
-
-$(B)/kernel/nocgroup/.config-stamp: $(SERIES_STAMP) $(NOCGROUP_FRAGMENTS) \
-		kernel/scripts/make-config kernel/scripts/check-config
-	$(kbuild_path_ok)@echo "  CONFIG  nocgroup: tinyconfig + $(notdir $(NOCGROUP_FRAGMENTS))"
-	$(Q)kernel/scripts/make-config $(KSRC) $(@D) $(NOCGROUP_FRAGMENTS)
-	$(Q)touch $@
+# config_stamp NAME,OBJ,SRC,TREE,FRAGMENTS: kernel NAME configured in
+# directory OBJ from source SRC (ready once the stamp TREE is), tinyconfig
+# plus the config fragments FRAGMENTS; the one rule of every kernel's config.
+define config_stamp
+$(2)/.config-stamp: $(4) $(5) kernel/scripts/make-config kernel/scripts/check-config
+	$$(kbuild_path_ok)@echo "  CONFIG  $(1): tinyconfig + $(notdir $(5))"
+	$$(Q)kernel/scripts/make-config $(3) $$(@D) $(5)
+	$$(Q)touch $$@
+endef
+$(eval $(call config_stamp,release,$(B)/kernel/release,$(KSRC),$(SERIES_STAMP),$(CONFIG_FRAGMENTS)))
+$(eval $(call config_stamp,debug,$(B)/kernel/debug,$(KSRC),$(SERIES_STAMP),$(DEBUG_FRAGMENTS)))
+$(eval $(call config_stamp,nocgroup,$(B)/kernel/nocgroup,$(KSRC),$(SERIES_STAMP),$(NOCGROUP_FRAGMENTS)))
 
 $(B)/kernel/%/arch/x86/boot/bzImage: $(B)/kernel/%/.config-stamp $(SERIES_STAMP)
 	$(kbuild_path_ok)@echo "  KERNEL  $* (log: $(B)/kernel/$*.log)"
@@ -278,11 +273,7 @@ $(STAMP)/core-tree: $(SERIES_STAMP)
 		git -C $(KSRC) worktree add -q --detach $(abspath $(CORE_SRC)) pclab-core; fi
 	$(Q)touch $@
 
-$(CORE_OBJ)/.config-stamp: $(STAMP)/core-tree $(CORE_FRAGMENTS) \
-		kernel/scripts/make-config kernel/scripts/check-config
-	$(kbuild_path_ok)@echo "  CONFIG  core: tinyconfig + $(notdir $(CORE_FRAGMENTS))"
-	$(Q)kernel/scripts/make-config $(CORE_SRC) $(@D) $(CORE_FRAGMENTS)
-	$(Q)touch $@
+$(eval $(call config_stamp,core,$(CORE_OBJ),$(CORE_SRC),$(STAMP)/core-tree,$(CORE_FRAGMENTS)))
 
 $(KIMAGE_core): $(CORE_OBJ)/.config-stamp $(STAMP)/core-tree
 	$(kbuild_path_ok)@echo "  KERNEL  core (log: $(CORE_OBJ).log)"
@@ -657,11 +648,7 @@ $(STAMP)/base-tree: $(TREE_STAMP)
 	$(Q)git -C $(KSRC) worktree add -q --detach $(abspath $(BASE_SRC)) pclab-base
 	$(Q)touch $@
 
-$(B)/kernel/baseline/.config-stamp: $(STAMP)/base-tree $(BASELINE_FRAGMENTS) \
-		kernel/scripts/make-config kernel/scripts/check-config
-	$(kbuild_path_ok)@echo "  CONFIG  baseline: tinyconfig + $(notdir $(BASELINE_FRAGMENTS))"
-	$(Q)kernel/scripts/make-config $(BASE_SRC) $(@D) $(BASELINE_FRAGMENTS)
-	$(Q)touch $@
+$(eval $(call config_stamp,baseline,$(B)/kernel/baseline,$(BASE_SRC),$(STAMP)/base-tree,$(BASELINE_FRAGMENTS)))
 
 $(KIMAGE_baseline): $(B)/kernel/baseline/.config-stamp
 	$(kbuild_path_ok)@echo "  KERNEL  baseline (log: $(B)/kernel/baseline.log)"
