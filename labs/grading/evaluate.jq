@@ -4,7 +4,7 @@
 # ""), scores the predictions form recorded with the run ($predictions,
 # its text, "" if none, and $predictions_problem), and writes one JSON
 # object: the checks' verdicts, the problems found in the files, the
-# measured values, the predictions scored.  labs/lib/host.sh's lab_grade runs
+# measured values, the predictions scored.  labs/lib/grade.sh's lab_grade runs
 # it.
 include "grading";
 include "checks";

@@ -23,7 +23,7 @@
 # a lab always grades `declared` checks: a fact removed or mangled costs
 # the checks that read it, never their count.
 #
-# labs/lib/host.sh's lab_grade runs evaluate.jq, which grades a table, on the
+# labs/lib/grade.sh's lab_grade runs evaluate.jq, which grades a table, on the
 # run's files.
 
 # what the check's line shows of a value

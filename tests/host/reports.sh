@@ -47,7 +47,7 @@ is "$row" "| noisy neighbour: hot hit % beside uncached | - | >= 99 | not measur
 # brings back a recorded trace (tests/fixtures/replay/v6.dat) and the links
 mkdir -p "$tmp/tree/scripts" "$tmp/tree/labs/lib" "$tmp/tree/initramfs"
 cp "$top/scripts/trace" "$tmp/tree/scripts/"
-cp "$top/labs/lib/host.sh" "$tmp/tree/labs/lib/"
+cp "$top"/labs/lib/*.sh "$tmp/tree/labs/lib/"
 cat >"$tmp/tree/initramfs/run-vm" <<RUN_VM
 #!/bin/bash
 set -eu
