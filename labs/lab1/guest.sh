@@ -11,14 +11,13 @@ size_mib=${LAB1_SIZE_MIB:-64}
 file=$dir/lab1.dat
 fact file-mib "$size_mib"
 
-now() { awk '{ print $1 }' /proc/uptime; }
 step() { # name command...
 	name=$1
 	shift
 	in0=$(vm_counter pgpgin)
-	t0=$(now)
+	t0=$(uptime_s)
 	"$@"
-	t1=$(now)
+	t1=$(uptime_s)
 	fact "$name" "{\"cached_kib\": $(meminfo_kib Cached), \"pgpgin_kib\": $(($(vm_counter pgpgin) - in0)),
 		\"seconds\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
 	echo "lab1:   $name: Cached $(meminfo_mib Cached) MiB"

@@ -50,7 +50,7 @@ secs=${LAB_SECONDS:-10}
 say() { echo "$LAB: $*"; }
 
 disk_dev() {
-	awk -v d="$dir" '$2 == d { sub("/dev/", "", $1); print $1 }' /proc/mounts
+	mounted_dev "$dir"
 }
 
 write_limit() {

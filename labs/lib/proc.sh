@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# The kernel's counters read from /proc, one way for every guest script
+# What the guest scripts read from /proc, read one way for all of them
 # (sourced by busybox sh): the labs' through lib/guest.sh, the guest test
 # suites directly, from /usr/share/pclab/labs/lib/proc.sh.  The C tools
 # read the same files through lib/sysstat.c.
@@ -10,6 +10,10 @@
 #   meminfo_kib KEY             the line KEY of /proc/meminfo (MemTotal,
 #                               MemAvailable, Cached, ...), KiB
 #   meminfo_mib KEY             the same in MiB, rounded down
+#   mounted_dev DIR             the disk mounted at DIR, by its name in
+#                               /sys/block (vdb, ...)
+#   mounted_fstype DIR          the type of the file system mounted at DIR
+#   uptime_s                    the seconds since boot, to the hundredth
 
 # proc_value FILE KEY: the value after KEY on its line of FILE, one of
 # /proc's "KEY VALUE [kB]" tables; nothing if there is no such line
@@ -34,4 +38,22 @@ meminfo_kib() {
 
 meminfo_mib() {
 	meminfo_kib "$1" | awk '{ print int($1 / 1024) }'
+}
+
+# mounts_field DIR N: field N of DIR's line of /proc/mounts (1: the
+# device, 3: the type); nothing if nothing is mounted there
+mounts_field() {
+	awk -v d="$1" -v n="$2" '$2 == d { print $n }' /proc/mounts
+}
+
+mounted_dev() {
+	mounts_field "$1" 1 | awk '{ sub("/dev/", ""); print }'
+}
+
+mounted_fstype() {
+	mounts_field "$1" 3
+}
+
+uptime_s() {
+	awk '{ print $1 }' /proc/uptime
 }

@@ -54,7 +54,7 @@ ok "jq -e 'has(\"mb_s\") and has(\"kswapd_cpu_pct\") and (.lat_us | has(\"p99\")
 # own page in: the misses iolab counts equal the pages the file gained (its
 # reads total the file's 8192 blocks, whatever the speed, and about 1/e of
 # them find a block read before; drop_caches may leave a few pages behind).
-dev=$(awk '$2 == "/mnt/ext4" { sub("/dev/", "", $1); print $1 }' /proc/mounts)
+dev=$(mounted_dev /mnt/ext4)
 ra=/sys/block/$dev/queue/read_ahead_kb
 ra_kib=$(cat "$ra")
 sync

@@ -330,7 +330,7 @@ cold
 pcviz --json -i 0.2 "$c" >"$out/charges.json" 2>"$out/charges.err" &
 viz=$!
 written "$out/charges.json"
-dev=$(awk '$2 == "/mnt/ext4" { sub("/dev/", "", $1); print $1 }' /proc/mounts)
+dev=$(mounted_dev /mnt/ext4)
 ra=/sys/block/$dev/queue/read_ahead_kb
 ra_kib=$(cat "$ra")
 echo 0 >"$ra"

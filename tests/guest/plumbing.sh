@@ -7,7 +7,6 @@
 # shellcheck source=../../labs/lib/proc.sh
 . /usr/share/pclab/labs/lib/proc.sh
 
-fstype() { awk -v m="$1" '$2 == m { print $3 }' /proc/mounts; }
 config() { zcat /proc/config.gz | grep -q "^$1=y"; }
 
 case "$(uname -r)" in
@@ -17,7 +16,7 @@ esac
 for m in /proc:proc /sys:sysfs /dev:devtmpfs /sys/kernel/tracing:tracefs \
 	/sys/kernel/debug:debugfs /sys/fs/cgroup:cgroup2 /results:9p \
 	/mnt/ext4:ext4 /mnt/xfs:xfs; do
-	is "$(fstype "${m%%:*}")" "${m#*:}" "${m%%:*} is mounted as ${m#*:}"
+	is "$(mounted_fstype "${m%%:*}")" "${m#*:}" "${m%%:*} is mounted as ${m#*:}"
 done
 
 for fs in ext4 xfs; do

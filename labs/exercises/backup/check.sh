@@ -78,7 +78,7 @@ else
 	echo 720000 >/proc/sys/fs/xfs/xfssyncd_centisecs
 fi
 
-centisecs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+centisecs() { uptime_s | awk '{ printf "%d\n", $1 * 100 }'; }
 # dir_sum DIR KEY: the regular files of DIR, added up: their bytes or
 # their cached pages
 dir_sum() {
