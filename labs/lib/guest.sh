@@ -1,10 +1,12 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the variables are for the scripts that source this
-# Shared helpers for the labs' guest scripts (sourced by busybox sh).
-# Set LAB (e.g. lab2) before sourcing.  Results go to /results, which the
-# host finds in results/LAB/: the named facts of the run, one JSON object
-# per line ({"name": ..., "value": ...}) in results.jsonl, which the host
-# grades (labs/lib/host.sh); per-second logs as CSV and traces beside it.
+# The guest side of the labs' shell library (sourced by busybox sh): the
+# labs', exercises' and kernel exercises' guest scripts, bench/guest.sh and
+# tests/guest/pcviz.sh source it.  Set LAB (e.g. lab2) before sourcing.
+# Results go to /results, which the host finds in results/LAB/: the named
+# facts of the run, one JSON object per line ({"name": ..., "value": ...})
+# in results.jsonl, which the host grades (labs/lib/host.sh); per-second
+# logs as CSV and traces beside it.
 #
 #   say TEXT...                 a progress line
 #   cold                        write back dirty data, empty the page cache
