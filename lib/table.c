@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Named values as CSV or JSON; see pclab/table.h. */
+/* Named values as CSV or JSON (through pclab/json.h); see pclab/table.h. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -82,46 +82,8 @@ void pclab_csv_text(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/*
- * The length of the valid UTF-8 character at s (not ASCII), 0 if there is
- * none: overlong forms, surrogates and values past U+10FFFF are invalid.
- */
-static int utf8_char(const unsigned char *s)
-{
-	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-void pclab_json_text(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		int n = *p < 0x80 ? 1 : utf8_char(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else if (!n)
-			fprintf(out, "\\udc%02x", *p);
-		else
-			fwrite(p, 1, (size_t)n, out);
-		p += n ? n : 1;
-	}
-	fputc('"', out);
-}
-
-static void print_value(FILE *out, const struct pclab_value *v, bool json)
+/* One CSV field of a value: unknown (null, NaN, infinite) is empty */
+static void csv_value(FILE *out, const struct pclab_value *v)
 {
 	switch (v->type) {
 	case PCLAB_UINT:
@@ -131,23 +93,38 @@ static void print_value(FILE *out, const struct pclab_value *v, bool json)
 		fprintf(out, "%lld", v->i);
 		break;
 	case PCLAB_REAL:
-		/* "nan" and "inf" are no JSON numbers: unknown, as a missing value */
 		if (isfinite(v->d))
 			fprintf(out, "%.*f", v->decimals, v->d);
-		else if (json)
-			fputs("null", out);
 		break;
 	case PCLAB_TEXT:
-		if (json)
-			pclab_json_text(out, v->s);
-		else
-			pclab_csv_text(out, v->s);
+		pclab_csv_text(out, v->s);
 		break;
 	case PCLAB_NULL:
-		if (json)
-			fputs("null", out);
+	case PCLAB_OBJECT:
+		break;
+	}
+}
+
+static void json_value(struct pclab_json *j, const struct pclab_value *v)
+{
+	switch (v->type) {
+	case PCLAB_UINT:
+		pclab_json_uint(j, v->name, v->u);
+		break;
+	case PCLAB_INT:
+		pclab_json_int(j, v->name, v->i);
+		break;
+	case PCLAB_REAL:
+		pclab_json_real(j, v->name, v->decimals, v->d);
+		break;
+	case PCLAB_TEXT:
+		pclab_json_string(j, v->name, v->s);
+		break;
+	case PCLAB_NULL:
+		pclab_json_null(j, v->name);
 		break;
 	case PCLAB_OBJECT:
+		pclab_json_begin_object(j, v->name);
 		break;
 	}
 }
@@ -187,47 +164,39 @@ void pclab_csv_row(FILE *out, const struct pclab_table *t)
 			continue;
 		fputs(first ? "" : ",", out);
 		first = false;
-		print_value(out, &t->v[i], false);
+		csv_value(out, &t->v[i]);
 	}
 	fputc('\n', out);
 }
 
-void pclab_json_members(FILE *out, const struct pclab_table *t)
+void pclab_table_json_members(struct pclab_json *j, const struct pclab_table *t)
 {
 	int left = -1;		/* members of the open object still to come; -1: none open */
-	bool comma = false;
 
 	for (int i = 0; i < t->n; i++) {
 		const struct pclab_value *v = &t->v[i];
 
-		if (comma)
-			fputc(',', out);
-		pclab_json_text(out, v->name);
-		fputc(':', out);
-		if (v->type == PCLAB_OBJECT) {
-			fputc('{', out);
+		json_value(j, v);
+		if (v->type == PCLAB_OBJECT)
 			left = v->members;
-			comma = false;
-		} else {
-			print_value(out, v, true);
-			if (left > 0)
-				left--;
-			comma = true;
-		}
+		else if (left > 0)
+			left--;
 		if (!left) {
-			fputc('}', out);
+			pclab_json_end(j);
 			left = -1;
-			comma = true;
 		}
 	}
 	/* a table cut short still closes its object */
 	if (left > 0)
-		fputc('}', out);
+		pclab_json_end(j);
 }
 
-void pclab_json_object(FILE *out, const struct pclab_table *t)
+void pclab_table_json_object(FILE *out, const struct pclab_table *t)
 {
-	fputc('{', out);
-	pclab_json_members(out, t);
-	fputs("}\n", out);
+	struct pclab_json j;
+
+	pclab_json_init(&j, out);
+	pclab_json_begin_object(&j, NULL);
+	pclab_table_json_members(&j, t);
+	pclab_json_end(&j);
 }

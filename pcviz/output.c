@@ -2,12 +2,12 @@
 /*
  * Batch output.  One table of named values per interval (lib/'s
  * pclab/table.h) feeds both formats, so CSV columns and JSON keys are the
- * same names (docs/pcviz.md lists them).
+ * same names (docs/pcviz.md lists them).  JSON nests what CSV's fixed
+ * columns cannot hold, per file and per cgroup, with lib/'s writer
+ * (pclab/json.h).
  */
-#include <inttypes.h>
-#include <stdlib.h>
-
 #include "output.h"
+#include "pclab/json.h"
 #include "pclab/table.h"
 
 #define MAX_VALUES (40 + PCV_VM_N + 2 * PCV_EV_NKINDS + PCV_DB_NWHEN + PCV_DB_NRESULT + \
@@ -82,32 +82,39 @@ static void eviction_values(const struct pcv_model *m, struct pclab_table *t)
 }
 
 /* A file's direct reclaimers: [{"cgroup":N,"comm":"dd","target":N,"pages":N}, ...] */
-static void json_reclaimers(FILE *out, const struct pcv_file *f)
+static void json_reclaimers(struct pclab_json *j, const struct pcv_file *f)
 {
-	fputs(",\"reclaimers\":[", out);
+	pclab_json_begin_array(j, "reclaimers");
 	for (int r = 0; r < f->nreclaimers; r++) {
 		const struct pcv_reclaimer *c = &f->reclaimers[r];
 
-		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"comm\":", r ? "," : "", c->cgroup);
-		pclab_json_text(out, c->comm);
-		fprintf(out, ",\"target\":%" PRIu64 ",\"pages\":%" PRIu64 "}", c->target, c->pages);
+		pclab_json_begin_object(j, NULL);
+		pclab_json_uint(j, "cgroup", c->cgroup);
+		pclab_json_string(j, "comm", c->comm);
+		pclab_json_uint(j, "target", c->target);
+		pclab_json_uint(j, "pages", c->pages);
+		pclab_json_end(j);
 	}
-	fprintf(out, "],\"evict_others\":%" PRIu64, f->evict_others);
+	pclab_json_end(j);
+	pclab_json_uint(j, "evict_others", f->evict_others);
 }
 
 /* Who woke kswapd for the file's pages: [{"cgroup":N,"comm":"dd","pages":N}, ...] */
-static void json_wakers(FILE *out, const struct pcv_file *f)
+static void json_wakers(struct pclab_json *j, const struct pcv_file *f)
 {
-	fputs(",\"kswapd_wakers\":[", out);
+	pclab_json_begin_array(j, "kswapd_wakers");
 	for (int i = 0; i < f->nwakers; i++) {
 		const struct pcv_waker *w = &f->wakers[i];
 
-		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"comm\":", i ? "," : "", w->cgroup);
-		pclab_json_text(out, w->comm);
-		fprintf(out, ",\"pages\":%" PRIu64 "}", w->pages);
+		pclab_json_begin_object(j, NULL);
+		pclab_json_uint(j, "cgroup", w->cgroup);
+		pclab_json_string(j, "comm", w->comm);
+		pclab_json_uint(j, "pages", w->pages);
+		pclab_json_end(j);
 	}
-	fprintf(out, "],\"kswapd_woken_others\":%" PRIu64 ",\"kswapd_woken_unknown\":%" PRIu64,
-		f->woken_others, f->woken_unknown);
+	pclab_json_end(j);
+	pclab_json_uint(j, "kswapd_woken_others", f->woken_others);
+	pclab_json_uint(j, "kswapd_woken_unknown", f->woken_unknown);
 }
 
 /*
@@ -115,70 +122,118 @@ static void json_wakers(FILE *out, const struct pcv_file *f)
  * [{"cgroup":N,"pages":N}, ...], the others, and the pages whose charge is
  * unknown (null where the source tells none)
  */
-static void json_charges(FILE *out, const struct pcv_model *m, const struct pcv_file *f)
+static void json_charges(struct pclab_json *j, const struct pcv_model *m, const struct pcv_file *f)
 {
-	fputs(",\"charges\":[", out);
-	for (int i = 0; i < f->ncharges; i++)
-		fprintf(out, "%s{\"cgroup\":%" PRIu64 ",\"pages\":%" PRIu64 "}", i ? "," : "",
-			f->charges[i].cgroup, f->charges[i].pages);
-	fprintf(out, "],\"charged_others\":%" PRIu64, f->charged_others);
+	pclab_json_begin_array(j, "charges");
+	for (int i = 0; i < f->ncharges; i++) {
+		pclab_json_begin_object(j, NULL);
+		pclab_json_uint(j, "cgroup", f->charges[i].cgroup);
+		pclab_json_uint(j, "pages", f->charges[i].pages);
+		pclab_json_end(j);
+	}
+	pclab_json_end(j);
+	pclab_json_uint(j, "charged_others", f->charged_others);
 	if (m->charges_known && !f->unknown)
-		fprintf(out, ",\"charge_unknown\":%" PRIu64, pcv_file_charge_unknown(f));
+		pclab_json_uint(j, "charge_unknown", pcv_file_charge_unknown(f));
 	else
-		fputs(",\"charge_unknown\":null", out);
+		pclab_json_null(j, "charge_unknown");
 }
 
-/* a JSON member ",\"name\":N", or null where it is unknown */
-static void json_uint(FILE *out, const char *name, uint64_t u, bool known)
+/* per_file's values of one file up to the attribution: residency, write timeline, evictions */
+#define FILE_VALUES (8 + 2 * PCV_W_N + 7)
+
+static void file_values(const struct pcv_file *f, struct pclab_table *t)
 {
-	if (known)
-		fprintf(out, ",\"%s\":%" PRIu64, name, u);
-	else
-		fprintf(out, ",\"%s\":null", name);
+	pclab_add_text(t, "path", f->path);
+	pclab_add_uint(t, "size", f->size);
+	pclab_add_uint(t, "pages", f->pages);
+	known_uint(t, "cached", f->total.cached, !f->unknown);
+	known_uint(t, "dirty", f->total.dirty, !f->unknown);
+	known_uint(t, "writeback", f->total.writeback, !f->unknown);
+	known_uint(t, "evicted", f->total.evicted, !f->unknown);
+	known_uint(t, "recently_evicted", f->total.recently_evicted, !f->unknown);
+	for (int w = PCV_W_DIRTY; w < PCV_W_N; w++) {
+		pclab_table_add(t, PCLAB_UINT, "wr_%s", pcv_wstate_name[w])->u = f->wcount[w];
+		pclab_table_add(t, PCLAB_UINT, "wr_to_%s", pcv_wstate_name[w])->u = f->wto[w];
+	}
+	pclab_add_uint(t, "evict_kswapd", f->evict_kswapd);
+	pclab_add_uint(t, "evict_direct", f->evict_direct);
+	pclab_add_uint(t, "refaults", f->refaults);
+	pclab_add_uint(t, "refault_activated", f->refault_activated);
+	pclab_add_uint(t, "refault_unseen", f->refault_unseen);
+	pclab_add_real(t, "gone_mean_s", 3, pcv_file_gone_mean(f));
+	pclab_add_real(t, "gone_max_s", 3, f->gone_max);
 }
 
-static void json_real(FILE *out, const char *name, double d, bool known)
+/* per_file: an object a file */
+static void json_files(struct pclab_json *j, const struct pcv_model *m)
 {
-	if (known)
-		fprintf(out, ",\"%s\":%.3f", name, d);
+	pclab_json_begin_array(j, "per_file");
+	for (int i = 0; i < m->nfiles; i++) {
+		const struct pcv_file *f = &m->files[i];
+		struct pclab_value v[FILE_VALUES];
+		struct pclab_table t;
+
+		pclab_table_init(&t, v, FILE_VALUES);
+		file_values(f, &t);
+		pclab_json_begin_object(j, NULL);
+		pclab_table_json_members(j, &t);
+		json_reclaimers(j, f);
+		json_wakers(j, f);
+		json_charges(j, m, f);
+		pclab_json_string(j, "state", pcv_file_state_name(f));
+		pclab_json_string(j, "note", f->unknown ? f->why : f->note);
+		pclab_json_end(j);
+	}
+	pclab_json_end(j);
+}
+
+/* a cgroup's values: sizes in bytes, event counters per second, memory.max "max" for none */
+#define MEMCG_VALUES (3 + PCV_MCG_N + PCV_MCG_EV_N + 2)
+
+static void memcg_values(const struct pcv_memcg *g, struct pclab_table *t)
+{
+	char name[40];
+
+	pclab_add_text(t, "path", g->path);
+	known_uint(t, "current", g->current, g->current_valid);
+	if (g->max_valid && g->max == PCV_MCG_UNLIMITED)
+		pclab_add_text(t, "max", "max");
 	else
-		fprintf(out, ",\"%s\":null", name);
+		known_uint(t, "max", g->max, g->max_valid);
+	for (int k = 0; k < PCV_MCG_REFAULT; k++)
+		known_uint(t, pcv_mcg_name[k], g->stat[k], g->valid[k]);
+	for (int k = PCV_MCG_REFAULT; k < PCV_MCG_N; k++) {
+		snprintf(name, sizeof(name), "%s_s", pcv_mcg_name[k]);
+		known_real(t, name, g->rate[k], g->valid[k]);
+	}
+	for (int k = 0; k < PCV_MCG_EV_N; k++) {
+		snprintf(name, sizeof(name), "events_%s", pcv_mcg_event_name[k]);
+		known_uint(t, name, g->events[k], g->events_valid);
+	}
+	known_real(t, "psi_some_avg10", g->psi_some, g->psi_valid);
+	known_real(t, "psi_full_avg10", g->psi_full, g->psi_valid);
 }
 
 /*
  * The memory cgroups, live only: a number of them varies from line to
  * line, which CSV's fixed columns cannot take, so JSON alone has them.
- * Sizes in bytes, event counters per second, memory.max "max" for none.
  */
-static void json_memcgs(FILE *out, const struct pcv_memcgs *c)
+static void json_memcgs(struct pclab_json *j, const struct pcv_memcgs *c)
 {
-	fputs(",\"cgroups\":[", out);
+	pclab_json_begin_array(j, "cgroups");
 	for (int i = 0; i < c->n; i++) {
-		const struct pcv_memcg *g = &c->cg[i];
-		char name[40];
+		struct pclab_value v[MEMCG_VALUES];
+		struct pclab_table t;
 
-		fprintf(out, "%s{\"path\":", i ? "," : "");
-		pclab_json_text(out, g->path);
-		json_uint(out, "current", g->current, g->current_valid);
-		if (g->max_valid && g->max == PCV_MCG_UNLIMITED)
-			fputs(",\"max\":\"max\"", out);
-		else
-			json_uint(out, "max", g->max, g->max_valid);
-		for (int k = 0; k < PCV_MCG_REFAULT; k++)
-			json_uint(out, pcv_mcg_name[k], g->stat[k], g->valid[k]);
-		for (int k = PCV_MCG_REFAULT; k < PCV_MCG_N; k++) {
-			snprintf(name, sizeof(name), "%s_s", pcv_mcg_name[k]);
-			json_real(out, name, g->rate[k], g->valid[k]);
-		}
-		for (int k = 0; k < PCV_MCG_EV_N; k++) {
-			snprintf(name, sizeof(name), "events_%s", pcv_mcg_event_name[k]);
-			json_uint(out, name, g->events[k], g->events_valid);
-		}
-		json_real(out, "psi_some_avg10", g->psi_some, g->psi_valid);
-		json_real(out, "psi_full_avg10", g->psi_full, g->psi_valid);
-		fputc('}', out);
+		pclab_table_init(&t, v, MEMCG_VALUES);
+		memcg_values(&c->cg[i], &t);
+		pclab_json_begin_object(j, NULL);
+		pclab_table_json_members(j, &t);
+		pclab_json_end(j);
 	}
-	fprintf(out, "],\"cgroups_more\":%ld", c->more);
+	pclab_json_end(j);
+	pclab_json_int(j, "cgroups_more", c->more);
 }
 
 static void values(const struct pcv_model *m, struct pclab_table *t, char *states_buf)
@@ -250,80 +305,48 @@ static void values(const struct pcv_model *m, struct pclab_table *t, char *state
 	pclab_add_real(t, "refresh_us", 3, m->refresh_us);
 }
 
-void pcv_csv_header(FILE *out, const struct pcv_model *like)
-{
-	struct pcv_model *m = calloc(1, sizeof(*m));
+/* One line's table: the interval's values of a model */
+struct line {
 	struct pclab_value v[MAX_VALUES];
 	struct pclab_table t;
-	char st[STATES_LEN];
+	char states[STATES_LEN];
+};
 
-	if (!m)
-		return;
-	m->run = like->run;
-	pclab_table_init(&t, v, MAX_VALUES);
-	values(m, &t, st);
-	pclab_csv_header(out, &t);
+static const struct pclab_table *line_values(struct line *l, const struct pcv_model *m)
+{
+	pclab_table_init(&l->t, l->v, MAX_VALUES);
+	values(m, &l->t, l->states);
+	return &l->t;
+}
+
+void pcv_csv_header(FILE *out, const struct pcv_model *like)
+{
+	struct line l;
+
+	/* the names are the same whatever the values: like's own serve */
+	pclab_csv_header(out, line_values(&l, like));
 	fflush(out);
-	free(m);
 }
 
 void pcv_csv_line(FILE *out, const struct pcv_model *m)
 {
-	struct pclab_value v[MAX_VALUES];
-	struct pclab_table t;
-	char st[STATES_LEN];
+	struct line l;
 
-	pclab_table_init(&t, v, MAX_VALUES);
-	values(m, &t, st);
-	pclab_csv_row(out, &t);
+	pclab_csv_row(out, line_values(&l, m));
 	fflush(out);
 }
 
 void pcv_json_line(FILE *out, const struct pcv_model *m)
 {
-	struct pclab_value v[MAX_VALUES];
-	struct pclab_table t;
-	char st[STATES_LEN];
+	struct line l;
+	struct pclab_json j;
 
-	pclab_table_init(&t, v, MAX_VALUES);
-	values(m, &t, st);
-	fputc('{', out);
-	pclab_json_members(out, &t);
-	fputs(",\"per_file\":[", out);
-	for (int i = 0; i < m->nfiles; i++) {
-		const struct pcv_file *f = &m->files[i];
-
-		fprintf(out, "%s{\"path\":", i ? "," : "");
-		pclab_json_text(out, f->path);
-		fprintf(out, ",\"size\":%" PRIu64 ",\"pages\":%" PRIu64, f->size, f->pages);
-		if (f->unknown)
-			fputs(",\"cached\":null,\"dirty\":null,\"writeback\":null,\"evicted\":null,"
-			      "\"recently_evicted\":null", out);
-		else
-			fprintf(out,
-				",\"cached\":%" PRIu64 ",\"dirty\":%" PRIu64 ",\"writeback\":%" PRIu64
-				",\"evicted\":%" PRIu64 ",\"recently_evicted\":%" PRIu64,
-				f->total.cached, f->total.dirty, f->total.writeback, f->total.evicted,
-				f->total.recently_evicted);
-		for (int w = PCV_W_DIRTY; w < PCV_W_N; w++)
-			fprintf(out, ",\"wr_%s\":%" PRIu64 ",\"wr_to_%s\":%" PRIu64, pcv_wstate_name[w],
-				f->wcount[w], pcv_wstate_name[w], f->wto[w]);
-		fprintf(out,
-			",\"evict_kswapd\":%" PRIu64 ",\"evict_direct\":%" PRIu64
-			",\"refaults\":%" PRIu64 ",\"refault_activated\":%" PRIu64
-			",\"refault_unseen\":%" PRIu64 ",\"gone_mean_s\":%.3f,\"gone_max_s\":%.3f",
-			f->evict_kswapd, f->evict_direct, f->refaults, f->refault_activated,
-			f->refault_unseen, pcv_file_gone_mean(f), f->gone_max);
-		json_reclaimers(out, f);
-		json_wakers(out, f);
-		json_charges(out, m, f);
-		fprintf(out, ",\"state\":\"%s\",\"note\":", pcv_file_state_name(f));
-		pclab_json_text(out, f->unknown ? f->why : f->note);
-		fputc('}', out);
-	}
-	fputc(']', out);
+	pclab_json_init(&j, out);
+	pclab_json_begin_object(&j, NULL);
+	pclab_table_json_members(&j, line_values(&l, m));
+	json_files(&j, m);
 	if (m->memcgs.known)
-		json_memcgs(out, &m->memcgs);
-	fputs("}\n", out);
+		json_memcgs(&j, &m->memcgs);
+	pclab_json_end(&j);
 	fflush(out);
 }

@@ -122,7 +122,7 @@ static void print_cachestat(int fd, long long offset, long long len, const char 
 		pclab_add_uint(&t, columns[out[i]].name,
 			       *(const uint64_t *)((const char *)&cs + columns[out[i]].offset));
 	if (json) {
-		pclab_json_object(stdout, &t);
+		pclab_table_json_object(stdout, &t);
 		return;
 	}
 	for (int i = 0; i < t.n; i++) {

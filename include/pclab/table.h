@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pclab/json.h"
+
 enum pclab_type {
 	PCLAB_UINT,
 	PCLAB_INT,
@@ -61,21 +63,15 @@ void pclab_add_object(struct pclab_table *t, const char *name, int members);
 void pclab_csv_header(FILE *out, const struct pclab_table *t);
 /* The values, comma-separated, then a newline. */
 void pclab_csv_row(FILE *out, const struct pclab_table *t);
-/* "name":value,... without braces, for a caller that appends members of its own. */
-void pclab_json_members(FILE *out, const struct pclab_table *t);
+/* The values as members of the object open in j, for a caller that adds members of its own. */
+void pclab_table_json_members(struct pclab_json *j, const struct pclab_table *t);
 /* {"name":value,...} and a newline. */
-void pclab_json_object(FILE *out, const struct pclab_table *t);
+void pclab_table_json_object(FILE *out, const struct pclab_table *t);
 
 /*
  * One CSV field (RFC 4180): as is, or in double quotes, with its quotes
  * doubled, when it holds a comma, a quote or a line break.
  */
 void pclab_csv_text(FILE *out, const char *s);
-/*
- * One JSON string.  File names are bytes: a byte that is not part of valid
- * UTF-8 becomes the lone surrogate \udcXX, as Python's "surrogateescape"
- * writes it, so the JSON stays valid and os.fsencode() gives the name back.
- */
-void pclab_json_text(FILE *out, const char *s);
 
 #endif

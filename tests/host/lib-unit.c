@@ -19,6 +19,7 @@
 
 #include "pclab/cachestat.h"
 #include "pclab/clock.h"
+#include "pclab/json.h"
 #include "pclab/pseudofs.h"
 #include "pclab/size.h"
 #include "pclab/sysstat.h"
@@ -194,12 +195,12 @@ static void test_kswapd(void)
 	       "/proc/PID/stat: garbage and a cut-off line are refused");
 }
 
-/* What a writer printed, as a string; the caller frees it. */
-#define CAPTURE(buf, call)                                                               \
+/* What a writer printed, as a string; the caller frees it.  The call may be a block. */
+#define CAPTURE(buf, ...)                                                                \
 	do {                                                                             \
 		size_t len_;                                                             \
 		FILE *out = open_memstream(&(buf), &len_);                               \
-		call;                                                                    \
+		__VA_ARGS__;                                                             \
 		fclose(out);                                                             \
 	} while (0)
 
@@ -211,21 +212,36 @@ static void expect(const char *got, const char *want, const char *what)
 		tap_diag("got  [%s]\n# want [%s]", shown(got, g, sizeof(g)), shown(want, w, sizeof(w)));
 }
 
+/* s as a whole JSON text: the string and the newline that ends a top-level value */
+static void json_line_string(FILE *out, const char *s)
+{
+	struct pclab_json j;
+
+	pclab_json_init(&j, out);
+	pclab_json_string(&j, NULL, s);
+}
+
 static void test_csv_json(void)
 {
 	static const struct {
 		const char *text, *csv, *json, *what;
 	} texts[] = {
-		{ "plain text", "plain text", "\"plain text\"", "plain text" },
-		{ "a,b", "\"a,b\"", "\"a,b\"", "a comma" },
-		{ "say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \\\"hi\\\"\"", "double quotes" },
-		{ "two\nlines", "\"two\nlines\"", "\"two\\u000alines\"", "a newline" },
-		{ "cr\r", "\"cr\r\"", "\"cr\\u000d\"", "a carriage return" },
-		{ "back\\slash", "back\\slash", "\"back\\\\slash\"", "a backslash" },
-		{ "", "", "\"\"", "an empty text" },
-		{ "caf\xc3\xa9", "caf\xc3\xa9", "\"caf\xc3\xa9\"", "valid UTF-8" },
-		{ "bad\xff", "bad\xff", "\"bad\\udcff\"", "a byte that is not UTF-8" },
-		{ "\xed\xa0\x80", "\xed\xa0\x80", "\"\\udced\\udca0\\udc80\"", "an encoded surrogate" },
+		{ "plain text", "plain text", "\"plain text\"\n", "plain text" },
+		{ "a,b", "\"a,b\"", "\"a,b\"\n", "a comma" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \\\"hi\\\"\"\n", "double quotes" },
+		{ "two\nlines", "\"two\nlines\"", "\"two\\u000alines\"\n", "a newline" },
+		{ "cr\r", "\"cr\r\"", "\"cr\\u000d\"\n", "a carriage return" },
+		{ "back\\slash", "back\\slash", "\"back\\\\slash\"\n", "a backslash" },
+		{ "", "", "\"\"\n", "an empty text" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9", "\"caf\xc3\xa9\"\n", "valid UTF-8" },
+		{ "bad\xff", "bad\xff", "\"bad\\udcff\"\n", "a byte that is not UTF-8" },
+		{ "\xed\xa0\x80", "\xed\xa0\x80", "\"\\udced\\udca0\\udc80\"\n", "an encoded surrogate" },
+		{ "tab\t\x01\x1f", "tab\t\x01\x1f", "\"tab\\u0009\\u0001\\u001f\"\n", "control characters" },
+		{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"\n", "a 4-byte character" },
+		{ "\xc0\x80", "\xc0\x80", "\"\\udcc0\\udc80\"\n", "an overlong form" },
+		{ "\xf4\x90\x80\x80", "\xf4\x90\x80\x80", "\"\\udcf4\\udc90\\udc80\\udc80\"\n",
+		  "a character past U+10FFFF" },
+		{ "cut\xe2\x82", "cut\xe2\x82", "\"cut\\udce2\\udc82\"\n", "a character cut short" },
 	};
 	struct pclab_value v[16];
 	struct pclab_table t;
@@ -238,7 +254,7 @@ static void test_csv_json(void)
 		snprintf(what, sizeof(what), "CSV field with %s", texts[i].what);
 		expect(buf, texts[i].csv, what);
 		free(buf);
-		CAPTURE(buf, pclab_json_text(out, texts[i].text));
+		CAPTURE(buf, json_line_string(out, texts[i].text));
 		snprintf(what, sizeof(what), "JSON string with %s", texts[i].what);
 		expect(buf, texts[i].json, what);
 		free(buf);
@@ -264,7 +280,7 @@ static void test_csv_json(void)
 	expect(buf, "buffered,-1,12.3,100,18446744073709551615,,,\"a, b\",3\n",
 	       "CSV row: decimals per value, unknown and NaN empty, text quoted");
 	free(buf);
-	CAPTURE(buf, pclab_json_object(out, &t));
+	CAPTURE(buf, pclab_table_json_object(out, &t));
 	expect(buf, "{\"mode\":\"buffered\",\"bytes\":-1,\"lat_us\":{\"p50\":12.3,\"p99\":100},"
 	       "\"pages\":18446744073709551615,\"unknown\":null,\"rate\":null,\"why\":\"a, b\","
 	       "\"empty\":{},\"ev_add\":3}\n",
@@ -275,6 +291,138 @@ static void test_csv_json(void)
 	pclab_add_uint(&t, "a", 1);
 	pclab_add_uint(&t, "b", 2);
 	tap_ok(t.overflow && t.n == 1, "a value past the table's room is counted as an overflow");
+}
+
+/* Nesting, numbers, keys and misuse of the streaming writer, pclab/json.h */
+static void test_json(void)
+{
+	struct pclab_json j;
+	FILE *unwritable;
+	char *buf = NULL;
+	bool ok;
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_begin_object(&j, NULL);
+		pclab_json_begin_array(&j, "a");
+		pclab_json_uint(&j, NULL, 1);
+		pclab_json_begin_object(&j, NULL);
+		pclab_json_begin_array(&j, "b");
+		pclab_json_end(&j);
+		pclab_json_end(&j);
+		pclab_json_begin_array(&j, NULL);
+		pclab_json_end(&j);
+		pclab_json_end(&j);
+		pclab_json_begin_object(&j, "c");
+		pclab_json_end(&j);
+		pclab_json_end(&j);
+		pclab_json_string(&j, NULL, "next line");
+		ok = pclab_json_ok(&j);
+	});
+	expect(buf, "{\"a\":[1,{\"b\":[]},[]],\"c\":{}}\n\"next line\"\n",
+	       "JSON writer: nested objects and arrays, commas and closing; a line per top-level value");
+	tap_ok(ok, "JSON writer: a balanced text is ok");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_begin_object(&j, NULL);
+		pclab_json_int(&j, "i", -5);
+		pclab_json_int(&j, "min", LLONG_MIN);
+		pclab_json_uint(&j, "u", UINT64_MAX);
+		pclab_json_real(&j, "r", 3, 2.5);
+		pclab_json_real(&j, "r0", 0, 99.5);
+		pclab_json_real(&j, "neg", 1, -0.25);
+		pclab_json_real(&j, "nan", 3, NAN);
+		pclab_json_real(&j, "inf", 3, INFINITY);
+		pclab_json_real(&j, "-inf", 3, -INFINITY);
+		pclab_json_bool(&j, "t", true);
+		pclab_json_bool(&j, "f", false);
+		pclab_json_null(&j, "n");
+		pclab_json_string(&j, "k\"ey\n", "v");
+		pclab_json_end(&j);
+		ok = pclab_json_ok(&j);
+	});
+	expect(buf, "{\"i\":-5,\"min\":-9223372036854775808,\"u\":18446744073709551615,"
+	       "\"r\":2.500,\"r0\":100,\"neg\":-0.2,\"nan\":null,\"inf\":null,\"-inf\":null,"
+	       "\"t\":true,\"f\":false,\"n\":null,\"k\\\"ey\\u000a\":\"v\"}\n",
+	       "JSON writer: integers to their limits, decimals per value, null for NaN and "
+	       "infinities, booleans, keys escaped");
+	tap_ok(ok, "JSON writer: NaN and infinities are no misuse");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_end(&j);
+		ok = pclab_json_ok(&j);
+	});
+	tap_ok(!ok && !*buf, "JSON writer: an end with nothing open is a misuse and writes nothing");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_begin_object(&j, NULL);
+		pclab_json_uint(&j, NULL, 1);
+		pclab_json_uint(&j, "a", 2);
+		pclab_json_end(&j);
+		ok = pclab_json_ok(&j);
+	});
+	tap_ok(!ok, "JSON writer: a value without its key in an object is a misuse");
+	expect(buf, "{\"a\":2}\n", "JSON writer: a value without its key is left out");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_begin_array(&j, NULL);
+		pclab_json_uint(&j, "a", 1);
+		pclab_json_uint(&j, NULL, 2);
+		pclab_json_end(&j);
+		ok = pclab_json_ok(&j);
+	});
+	tap_ok(!ok, "JSON writer: a key in an array is a misuse");
+	expect(buf, "[2]\n", "JSON writer: a value with a key in an array is left out");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_string(&j, "top", "x");
+		ok = pclab_json_ok(&j);
+	});
+	tap_ok(!ok && !*buf, "JSON writer: a key at the top level is a misuse");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		pclab_json_begin_object(&j, NULL);
+		ok = pclab_json_ok(&j);
+		pclab_json_end(&j);
+		ok = !ok && pclab_json_ok(&j);
+	});
+	tap_ok(ok, "JSON writer: not ok while an object is open, ok once it is closed");
+	free(buf);
+
+	CAPTURE(buf, {
+		pclab_json_init(&j, out);
+		for (int i = 0; i <= PCLAB_JSON_DEPTH; i++)
+			pclab_json_begin_array(&j, NULL);
+		for (int i = 0; i < PCLAB_JSON_DEPTH; i++)
+			pclab_json_end(&j);
+		ok = pclab_json_ok(&j);
+	});
+	tap_ok(!ok, "JSON writer: nesting past PCLAB_JSON_DEPTH is a misuse");
+	tap_ok(strlen(buf) == 2 * PCLAB_JSON_DEPTH + 1,
+	       "JSON writer: the array past PCLAB_JSON_DEPTH is left out, the others closed");
+	free(buf);
+
+	unwritable = fopen("/dev/null", "r");
+	if (!unwritable) {
+		tap_skip(strerror(errno), "JSON writer: an error of the FILE is not ok");
+		return;
+	}
+	pclab_json_init(&j, unwritable);
+	pclab_json_null(&j, NULL);
+	tap_ok(!pclab_json_ok(&j), "JSON writer: an error of the FILE is not ok");
+	fclose(unwritable);
 }
 
 static void test_clock(void)
@@ -361,6 +509,7 @@ int main(void)
 	test_proc_values();
 	test_kswapd();
 	test_csv_json();
+	test_json();
 	test_clock();
 	test_cachestat();
 	test_pseudo_fs();

@@ -421,7 +421,7 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 		pclab_add_int(&t, "pgscan_direct", rc.scanned - b->reclaim.scanned);
 		pclab_add_real(&t, "psi_mem_some_ms", 1,
 			       rc.psi_us < 0 ? -1.0 : (rc.psi_us - b->reclaim.psi_us) / 1e3);
-		pclab_json_object(stdout, &t);
+		pclab_table_json_object(stdout, &t);
 		return;
 	}
 	printf("iolab: %s %s %s, %lld-byte blocks: %.1f MB in %.2f s = %.1f MB/s, %.0f IOPS\n",
