@@ -20,6 +20,7 @@ unsigned pcv_file_layout(struct pcv_file *f, unsigned ncells, unsigned zoom, uin
 uint64_t pcv_cell_range(const struct pcv_file *f, unsigned i, uint64_t *start);
 /* Stores one cell's residency, marking it changed when it differs. */
 void pcv_cell_set(struct pcv_cell *c, const struct pcv_res *r);
+/* Adds r's pages, state by state, to sum (a file's total, the model's). */
 void pcv_res_add(struct pcv_res *sum, const struct pcv_res *r);
 /* Keeps a bit per page (replay, synthetic); returns -1 without memory. */
 int pcv_file_track_pages(struct pcv_file *f);
