@@ -4,8 +4,8 @@
 # answer keys, the kernel track's bug patches, the handouts' "Expected
 # results, and why"); every handout keeps its other sections and its
 # self-checks; in the release, `make lab1` resolves (make -n, kernels and
-# packages taken as made) and `make grade` grades a run copied in.  The
-# script replaces only a directory it made.
+# packages taken as made), `make grade` grades a run copied in and `make
+# handin` bundles it.  The script replaces only a directory it made.
 set -u
 # shellcheck source=../lib/host.sh
 . "$(dirname "$0")/../lib/host.sh"
@@ -38,7 +38,7 @@ done <<<"$left_out" | sort -u >"$tmp/left-out.sha256"
 (cd "$release" && find . -type f -exec sha256sum {} +) | sort >"$tmp/release.sha256"
 is "$(join -o 1.2 <(sort -k1,1 "$tmp/release.sha256") "$tmp/left-out.sha256" | paste -sd ' ')" "" \
 	"no file of the release has the content of a file left out"
-is "$(grep -rlxF -- "$expected_heading" "$release" | paste -sd ' ')" "" \
+is "$(cd "$release" && grep -rlxF -- "$expected_heading" . | paste -sd ' ')" "" \
 	"no line '$expected_heading' anywhere in the release"
 is "$(cd "$release" && grep -rlE --include='*.md' '^#+ .*Expected results' . | paste -sd ' ')" "" \
 	"no Markdown heading of expected results"
@@ -105,6 +105,11 @@ JSON
 make -C "$release" -o build/host/pcviz -o build/stamp/deps grade >"$tmp/grade.out" 2>&1
 ok "grep -q '^Score: 6/[0-9]* (not run: lab2 ' '$tmp/grade.out' && ! grep -q 'No rule to make target' '$tmp/grade.out'" \
 	"make grade in the release grades lab 1's run: $(grep -m 1 '^Score:' "$tmp/grade.out" | cut -c1-40)"
+# and the student hands that run in
+status=0
+make -C "$release" -o build/stamp/deps handin >"$tmp/handin.out" 2>&1 || status=$?
+ok "[ $status = 0 ] && tar -tf '$release'/results/handin/handin-*.tar | grep -qx handin/runs/lab1/last/results.jsonl" \
+	"make handin in the release bundles that run (status $status)"
 
 # Made again: the release it made is replaced; a directory it did not make
 # is refused and kept
