@@ -15,7 +15,7 @@ Q := @
 endif
 export V
 
-# User-facing knobs (documented in `make help` and README.md).
+# User-facing knobs (documented in `make help`).
 MEM ?= 256
 CPUS ?= 2
 CMD ?=
@@ -111,73 +111,25 @@ EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exer
 	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
 	kernel-export kernel-exercise kernel-reset grade-kernel lab7
 
-all: kernel initramfs
+# make help prints the targets' "## " comments: "## make USAGE: TEXT" just
+# above a target's rule (conditionals may come between), TEXT going on over
+# further "## " lines, under the heading of the last "##@ " line before it.
+# The headings, in the order help prints them:
+##@ Start here
+##@ Testing
+##@ Building
+##@ Running (guest consoles log to results/NAME/console.log)
+##@ Kernel series
+##@ Cleaning
 
-help:
-	@echo 'pclab: a page-cache laboratory'
-	@echo
-	@echo 'Start here:'
-	@echo '  make lab1        run lab 1 (installs packages and builds what it needs)'
-	@echo '  make lab2 ... lab6, make labs   the other labs, or all of them (labs/*/README.md)'
-	@echo '  make grade-lab1 ...  grade a lab'"'"'s last run again (no boot); make grade: all, one score'
-	@echo '  make lab1-compare ...  a lab'"'"'s runs (results/labN.runs/) side by side, check by check'
-	@echo '  make handin      your predictions, answers, exercise sources and runs in one tar with a manifest'
-	@echo '                   (results/handin/; labs/handin --help)'
-	@echo '  make lab7 (= make grade-backup)  the capstone: your backup beside a hot service (labs/lab7/README.md)'
-	@echo '  make grade-ucat, make grade-ucp, make grade-backup  build and grade your exercise (labs/exercises/README.md);'
-	@echo '                   SOLUTION=1 grades the reference solution, EXERCISE_SRC=FILE another source'
-	@echo '  make kernel EXERCISE=NAME  the kernel track: the debug kernel with a bug to find and fix'
-	@echo '                   (labs/kernel-exercises/README.md); make grade-kernel EXERCISE=NAME grades it,'
-	@echo '                   make shell KERNEL=exercise EXERCISE=NAME boots it, make kernel-reset starts over'
-	@echo '  make check       build the debug kernel and run every test'
-	@echo '  make soak [DURATION=30m]  the reliability suites in a loop on the debug kernel'
-	@echo '  make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]'
-	@echo '                   benchmark matrix (docs/bench.md); results/bench/summary.md'
-	@echo
-	@echo 'Building:'
-	@echo '  make deps        install missing Debian packages (as root; otherwise prints the command)'
-	@echo '  make kernel      patched 6.12 kernel (build/kernel/release) and UAPI headers'
-	@echo '  make kernel-debug  the same with the debug options of kernel/config/debug/'
-	@echo '  make kernel-core  the core layer of the series alone (build/core; = make kernel SERIES=core)'
-	@echo '  make kernel-configs  the whole series in the release, debug and no-cgroups configurations'
-	@echo '  make initramfs   guest root file system ($(INITRAMFS))'
-	@echo '  make pcviz       the page-cache viewer: build/host/pcviz and the guest'"'"'s static build'
-	@echo '  make all         kernel and initramfs (the default)'
-	@echo
-	@echo 'Running (guest consoles log to results/NAME/console.log):'
-	@echo '  make shell       interactive guest shell (Ctrl-a x quits a stuck guest)'
-	@echo '  make run CMD=... run CMD in the guest; its status is make'"'"'s'
-	@echo '  make trace CMD=... [EVENTS=...]  record CMD with trace-cmd, report it on the host'
-	@echo
-	@echo 'Kernel series:'
-	@echo '  make kernel-export  regenerate kernel/patches from the commits in build/linux'
-	@echo '  make kernel-check-series  build and link the debug kernel at every patch of the series'
-	@echo
-	@echo 'Cleaning:'
-	@echo '  make clean       remove results and project build outputs'
-	@echo '  make distclean   also remove the extracted kernel tree, kernels and images'
-	@echo
-	@echo 'Variables (current values):'
-	@echo '  MEM=$(MEM)        guest memory in MiB'
-	@echo '  CPUS=$(CPUS)         guest CPUs'
-	@echo '  KERNEL=$(KERNEL)   kernel for run/shell/trace: release, debug, or exercise (EXERCISE=NAME)'
-	@echo '  CMD=$(CMD)'
-	@echo '                   command for make run (run by /bin/sh in the guest)'
-	@echo '  EXTRA=$(EXTRA)'
-	@echo '                   host directory copied to /extra in the guest, first on PATH'
-	@echo '  NAME=$(NAME)        run name: results land in results/NAME'
-	@echo '  TIMEOUT=$(TIMEOUT)      seconds before a run is killed (0: never)'
-	@echo '  EVENTS=$(EVENTS)'
-	@echo '                   events for make trace'
-	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
-	@echo '  QUICK=1          labs with small sizes (what make check runs)'
-	@echo '  LIVE=1           labs: pcviz shows the lab'"'"'s files live while it runs'
-	@echo '  PREDICT=skip     labs: run without your predictions (a lab otherwise waits for them)'
-	@echo '  LAB_DATA_MIB, LAB_SECONDS, LAB_FS   lab data set (default 10x MEM), timed runs, ext4/xfs'
-	@echo '  V=$(V)            1 shows every command'
+##@ Building
+## make all: kernel and initramfs (the default)
+all: kernel initramfs
 
 # --- Debian packages ---------------------------------------------------------
 
+## make deps: install missing Debian packages (as root; otherwise prints the command);
+## the list: scripts/packages.list
 deps:
 	$(Q)scripts/deps
 	$(Q)mkdir -p $(STAMP) && touch $(DEPS_STAMP)
@@ -245,6 +197,9 @@ SERIES ?= all
 ifeq ($(filter all core,$(SERIES)),)
 $(error SERIES=$(SERIES): choose all (every layer) or core (the feature alone))
 endif
+## make kernel: linux-source-6.12 extracted into build/linux, the series applied, the
+## release kernel built with ccache (build/kernel/release), the patched UAPI headers
+## (build/headers); SERIES=core: the core layer alone (make kernel-core)
 ifneq ($(EXERCISE),)
 kernel: kernel-exercise
 else ifeq ($(SERIES),core)
@@ -252,7 +207,10 @@ kernel: kernel-core $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 else
 kernel: $(KIMAGE_release) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 endif
+## make kernel-debug: the same with the debug options of kernel/config/debug/ (lockdep,
+## DEBUG_VM, KFENCE, ...) in build/kernel/debug
 kernel-debug: $(KIMAGE_debug) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+## make headers: the patched UAPI headers alone (build/headers)
 headers: $(HEADERS_STAMP)
 
 # The core layer alone (make kernel-core, or make kernel SERIES=core), as
@@ -280,9 +238,11 @@ $(KIMAGE_core): $(CORE_OBJ)/.config-stamp $(STAMP)/core-tree
 	$(Q)kernel/scripts/build-kernel $(CORE_SRC) $(CORE_OBJ) $(CORE_OBJ).log bzImage
 	$(Q)touch $@
 
+## make kernel-core: the core layer of the series alone (build/core; = make kernel SERIES=core)
 kernel-core: $(KIMAGE_core)
 
-# The series' end in the three configurations make check builds and links
+## make kernel-configs: the whole series in the release, debug and no-cgroups configurations
+## (make check builds and links all three)
 kernel-configs: $(KIMAGE_release) $(KIMAGE_debug) $(KIMAGE_nocgroup)
 
 # Build and link vmlinux at every patch of the three layers in turn
@@ -290,6 +250,9 @@ kernel-configs: $(KIMAGE_release) $(KIMAGE_debug) $(KIMAGE_nocgroup)
 # options that build the series' debug-only files.  Cold, it compiles the
 # kernel once per patch that edits a widely included header (seven of
 # seventeen); ccache serves an unchanged prefix of the series afterwards.
+##@ Kernel series
+## make kernel-check-series: build and link the debug kernel at every patch of the series
+## (long when cold)
 kernel-check-series: $(KIMAGE_debug)
 	$(kbuild_path_ok)$(Q)kernel/scripts/check-series $(KSRC) $(B)/kernel/debug/.config \
 		$(B)/series-check
@@ -297,6 +260,7 @@ kernel-check-series: $(KIMAGE_debug)
 # Regenerate kernel/patches from the commits on top of pclab-base, layer by
 # layer (the branches pclab-core, pclab-lab, pclab), keeping the hand-written
 # part of each cover letter.
+## make kernel-export: regenerate kernel/patches from the commits in build/linux
 kernel-export: $(TREE_STAMP)
 	$(Q)kernel/scripts/export-series $(KSRC) $(LAYER_DIRS)
 
@@ -459,6 +423,8 @@ include pcviz/pcviz.mk
 $(call track,$(CFLAGS_FILE),$(LIB_CFLAGS) | $(GUEST_CFLAGS) | $(HOST_CFLAGS) | $(SANITIZE) | \
 	$(PCVIZ_CFLAGS) | $(value DEPFLAGS))
 
+##@ Building
+## make guest-programs: the guest's tools, suites and fixtures, without the initramfs
 guest-programs: $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TOOLS)
 
 # The initramfs holds programs only: busybox, /init, the tools and pcviz.
@@ -484,6 +450,8 @@ $(GUEST_INPUTS): $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TEST_SCRIPTS) $(GUEST_
 	$(Q)cp -a --parents $(GUEST_LAB_FILES) $(B)/guest/inputs/
 	$(Q)touch $@
 
+## make initramfs: the guest's root file system (build/initramfs.cpio) and what it
+## reads at run time (build/guest/inputs)
 initramfs: $(INITRAMFS) $(GUEST_INPUTS)
 # Every target that boots a guest
 run shell trace check soak $(LABS) $(GRADE_EXERCISES) grade-kernel bench: $(GUEST_INPUTS)
@@ -507,11 +475,14 @@ RUN_VM = initramfs/run-vm -k $(call shq,$(KIMAGE_$(KERNEL))) -i $(call shq,$(INI
 # once do not run each other's command; it is removed after the run.
 cmd_file = $(B)/$(1).$(shell echo $$PPID).cmd
 
+##@ Running (guest consoles log to results/NAME/console.log)
+## make run CMD=...: run CMD in the guest (by /bin/sh); its status is make's
 run: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(file >$(call cmd_file,run),$(value CMD))
 	$(Q)status=0; $(RUN_VM) -C $(call cmd_file,run) || status=$$?; \
 		rm -f -- $(call cmd_file,run); exit $$status
 
+## make shell: interactive guest shell; exit powers it off, Ctrl-a x kills a stuck guest
 shell: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(Q)$(RUN_VM) -I
 
@@ -519,6 +490,8 @@ EVENTS ?= filemap:mm_filemap_dropbehind_mark filemap:mm_filemap_dropbehind_serve
 	filemap:mm_filemap_dropbehind_claim filemap:mm_filemap_dropbehind_end \
 	filemap:mm_filemap_dropbehind_call
 
+## make trace CMD=... [EVENTS=...]: record CMD with trace-cmd, report it on the host
+## (results/trace/report.txt; docs/tracepoints.md)
 trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 	$(file >$(call cmd_file,trace),$(value CMD))
 	$(Q)status=0; scripts/trace $(call shq,$(KIMAGE_$(KERNEL))) $(call shq,$(INITRAMFS)) \
@@ -529,40 +502,52 @@ trace: $(KIMAGE_$(KERNEL)) $(INITRAMFS)
 
 # The series' end is built and linked in the release, debug and no-cgroups
 # configurations, and the core series alone is booted for its contract suites
+##@ Testing
+## make check: build the four kernels (release, debug, no-cgroups, core alone) and run
+## every test; results/check/summary.txt ends with N passed, N failed, N skipped
 check: $(KIMAGE_debug) $(KIMAGE_release) $(KIMAGE_nocgroup) $(KIMAGE_core) $(INITRAMFS) \
 		$(B)/host/iolab-unit $(B)/host/lib-unit $(EXERCISE_BINS) | $(DEPS_STAMP)
 	$(Q)tests/run-check
 
+## make soak [DURATION=30m]: the reliability suites in a loop on the debug kernel, a line
+## per round; results/soak/summary.txt
 soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 	$(Q)scripts/soak $(KIMAGE_debug) $(INITRAMFS) $(DURATION)
 
 # --- Labs --------------------------------------------------------------------
 
 # The host's pcviz decodes the labs' traces (labs/lib.sh: trace_fact).
+##@ Start here
+## make lab1 ... lab6: run a lab (labs/labN/README.md); the first make lab1 installs
+## the packages and builds what the labs need
 $(LABS): %: $(KIMAGE_release) $(INITRAMFS) $(B)/host/pcviz
 	$(Q)labs/$@/run
 
 # Grading reads results/labN only: no kernel, no boot; the host's pcviz
 # decodes the labs' traces again (labs/lib.sh: derive, trace_fact).
+## make grade-lab1 ... grade-lab6: grade a lab's last run again (no boot)
 $(GRADE_LABS): grade-%: $(B)/host/pcviz | $(DEPS_STAMP)
 	$(Q)GRADE=1 labs/$*/run
 
+## make grade: grade every lab again, one line each, one score (results/grade/grade.json)
 grade: $(B)/host/pcviz | $(DEPS_STAMP)
 	$(Q)labs/grade
 
-# The runs of a lab kept in results/labN.runs/ beside the last one.
+## make lab1-compare ... lab6-compare: a lab's runs side by side, check by check: the last
+## one and those kept in results/labN.runs/
 $(COMPARE_LABS): %-compare: | $(DEPS_STAMP)
 	$(Q)labs/compare $*
 
-# Every lab in order; a failing self-check stops the series.
+## make labs: every lab in order; a failing self-check stops the series
 labs: $(LABS)
 
-# Lab 7, the capstone, is graded as the exercise backup (labs/lab7/README.md)
+## make lab7 (= make grade-backup): the capstone: your backup beside a hot service
+## (labs/lab7/README.md)
 lab7: grade-backup
 
-# Your predictions, answers, exercise sources and kept runs in one tar
-# with a manifest, results/handin/handin-TIME.tar (labs/handin --help)
 .PHONY: handin
+## make handin: your predictions, answers, exercise sources and kept runs in one tar with
+## a manifest, results/handin/handin-TIME.tar (labs/handin --help)
 handin: | $(DEPS_STAMP)
 	$(Q)labs/handin
 
@@ -594,11 +579,16 @@ $(B)/exercises/$(1)/bin/$(1): $(call exercise_src,$(1)) $(B)/exercises/$(1)/sour
 	$$(exercise_cc)
 $(B)/exercises/$(1)/solution/bin/$(1): labs/solutions/$(1).c $(EXERCISE_DEPS)
 	$$(exercise_cc)
-# graded on the release kernel, as the labs run
-grade-$(1): $(KIMAGE_release) $(INITRAMFS) $(call exercise_bin,$(1))
-	$(Q)EXERCISE_BIN=$(call exercise_bin,$(1)) labs/exercises/$(1)/grade
+grade-$(1): $(call exercise_bin,$(1))
 endef
 $(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e))))
+
+# graded on the release kernel, as the labs run
+## make grade-ucat, make grade-ucp, make grade-backup: build and grade your exercise
+## (labs/exercises/README.md); SOLUTION=1 grades the reference solution,
+## EXERCISE_SRC=FILE another source
+$(GRADE_EXERCISES): grade-%: $(KIMAGE_release) $(INITRAMFS)
+	$(Q)EXERCISE_BIN=$(call exercise_bin,$*) labs/exercises/$*/grade
 
 # --- Kernel exercises --------------------------------------------------------
 
@@ -614,6 +604,9 @@ define kex_name_ok
 	exercise; there are: $(KERNEL_EXERCISES) (labs/kernel-exercises/README.md)))
 endef
 
+## make kernel EXERCISE=NAME: the kernel track: the debug kernel with a bug to find and fix,
+## in a worktree of its own (labs/kernel-exercises/README.md);
+## make shell KERNEL=exercise EXERCISE=NAME boots it
 kernel-exercise: $(SERIES_STAMP) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 	$(kex_name_ok)$(kbuild_path_ok)$(Q)kernel/scripts/exercise-tree $(KSRC) \
 		labs/kernel-exercises/$(EXERCISE).patch $(KEX_SRC)
@@ -626,11 +619,13 @@ kernel-exercise: $(SERIES_STAMP) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
 	$(Q)kernel/scripts/build-kernel $(KEX_SRC) $(KEX_OBJ) $(KEX_TOP)/build/kernel/debug.log bzImage
 	@echo "  KERNEL  $(KEX_IMAGE): the source to fix is $(KEX_SRC)"
 
+## make kernel-reset EXERCISE=NAME: start the kernel exercise over from its bug
 kernel-reset:
 	$(kex_name_ok)$(Q)kernel/scripts/exercise-tree -r $(KSRC) \
 		labs/kernel-exercises/$(EXERCISE).patch $(KEX_SRC)
 
-# Boot the exercise's kernel and grade it by the suite that catches its bug
+## make grade-kernel EXERCISE=NAME: boot the exercise's kernel and grade it by the suite
+## that catches its bug
 grade-kernel: kernel-exercise $(INITRAMFS)
 	$(Q)EXERCISE_KERNEL=$(KEX_IMAGE) labs/kernel-exercises/grade $(EXERCISE)
 
@@ -656,16 +651,60 @@ $(KIMAGE_baseline): $(B)/kernel/baseline/.config-stamp
 	$(Q)touch $@
 
 BASELINE ?= 0
+## make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]:
+## the benchmark matrix (docs/bench.md): results/bench/summary.md, CSVs, plots;
+## BASELINE=1 also builds and measures the kernel without the series
 bench: $(KIMAGE_release) $(INITRAMFS) $(if $(filter 1,$(BASELINE)),$(KIMAGE_baseline))
 	$(Q)bench/run
 
 # --- Cleaning ----------------------------------------------------------------
 
+##@ Cleaning
+## make clean: remove results and project build outputs
 clean:
 	$(Q)rm -rf results $(B)/guest $(B)/vm $(B)/host $(INITRAMFS) $(INITRAMFS).root
 
+## make distclean: also remove the extracted kernel tree, kernels and images
 distclean: clean
 	$(Q)rm -rf $(B)
+
+# --- Help --------------------------------------------------------------------
+
+##@ Start here
+## make help: this list, with the variables' current values
+help:
+	@echo 'pclab: a page-cache laboratory'
+	@awk '/^##@ / { h = substr($$0, 5); if (!(h in text)) { order[n++] = h; text[h] = "" } \
+			entry = 0; next } \
+		/^## / { line = substr($$0, 4) } \
+		/^## / && !entry && match(line, /:( |$$)/) { use = substr(line, 1, RSTART - 1); \
+			line = substr(line, RSTART + 2); entry = 1; \
+			text[h] = text[h] (line == "" ? "  " use "\n" : length(use) < 16 ? \
+				sprintf("  %-17s%s\n", use, line) : "  " use "  " line "\n"); next } \
+		/^## / { text[h] = text[h] sprintf("%19s%s\n", "", line); next } \
+		{ entry = 0 } \
+		END { for (i = 0; i < n; i++) if (text[order[i]] != "") \
+			printf "\n%s:\n%s", order[i], text[order[i]] }' \
+		$(filter-out %.d,$(MAKEFILE_LIST))
+	@echo
+	@echo 'Variables (current values):'
+	@echo '  MEM=$(MEM)        guest memory in MiB'
+	@echo '  CPUS=$(CPUS)         guest CPUs'
+	@echo '  KERNEL=$(KERNEL)   kernel for run/shell/trace: release, debug, or exercise (EXERCISE=NAME)'
+	@echo '  CMD=$(CMD)'
+	@echo '                   command for make run (run by /bin/sh in the guest)'
+	@echo '  EXTRA=$(EXTRA)'
+	@echo '                   host directory copied to /extra in the guest, first on PATH'
+	@echo '  NAME=$(NAME)        run name: results land in results/NAME'
+	@echo '  TIMEOUT=$(TIMEOUT)      seconds before a run is killed (0: never)'
+	@echo '  EVENTS=$(EVENTS)'
+	@echo '                   events for make trace'
+	@echo '  DURATION=$(DURATION)    how long make soak runs (s, m or h)'
+	@echo '  QUICK=1          labs with small sizes (what make check runs)'
+	@echo '  LIVE=1           labs: pcviz shows the lab'"'"'s files live while it runs'
+	@echo '  PREDICT=skip     labs: run without your predictions (a lab otherwise waits for them)'
+	@echo '  LAB_DATA_MIB, LAB_SECONDS, LAB_FS   lab data set (default 10x MEM), timed runs, ext4/xfs'
+	@echo '  V=$(V)            1 shows every command'
 
 # The header dependencies of every C output (DEPFLAGS)
 -include $(shell find $(B)/dep -name '*.d' 2>/dev/null)

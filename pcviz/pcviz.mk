@@ -33,6 +33,9 @@ PCVIZ_GUEST_LIBS = -static $(shell pkg-config --static --libs $(PCVIZ_PKGS)) -lm
 
 GUEST_TOOLS += $(B)/guest/bin/pcviz
 
+##@ Building
+## make pcviz: the page-cache viewer: build/host/pcviz (--replay of a guest's trace.dat)
+## and the guest's static build (docs/pcviz.md)
 pcviz: $(B)/host/pcviz $(B)/guest/bin/pcviz $(PCVIZ_TESTS)
 
 $(B)/host/pcviz-obj/%.o: pcviz/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)

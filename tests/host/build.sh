@@ -16,6 +16,50 @@ for target in build/kernel/debug/arch/x86/boot/bzImage build/initramfs.cpio buil
 	fi
 done
 
+# make help is the "## make USAGE: TEXT" comments above the targets.
+# help_gaps MAKEFILE...: what they miss, a line each: a .PHONY target whose
+# rule has none, a comment block that does not start "## make USAGE:" or
+# stands above no rule (conditionals may come between)
+help_gaps() {
+	awk '
+		/^\.PHONY:/ { phony = 1; sub(/^\.PHONY:/, "") }
+		phony { more = sub(/\\$/, ""); for (i = 1; i <= NF; i++) want[$i] = FILENAME ":" FNR
+			phony = more; next }
+		/^## / { if (!block) { head = $0; at = FILENAME ":" FNR }; block = 1; next }
+		!block || /^(ifeq|ifneq|else|endif)([ \t]|$)/ { next }
+		{ block = 0
+		  if (head !~ /^## make [^:]*:( |$)/) print at ": help text that does not start \"## make USAGE:\""
+		  if (match($0, /^[^#\t:=][^:=]*:/)) {
+			n = split(substr($0, 1, RLENGTH - 1), targets, " ")
+			for (i = 1; i <= n; i++) documented[targets[i]] = 1
+		  } else print at ": help text above no rule" }
+		END { for (t in want) if (!(t in documented)) print want[t] ": .PHONY target " t " has no help text" }
+	' "$@"
+}
+gaps=$(help_gaps Makefile pcviz/pcviz.mk)
+is "$gaps" "" "every .PHONY target has its make help text above its rule"
+cp Makefile "$tmp/Makefile"
+printf '\n.PHONY: new-target\nnew-target:\n\t@true\n' >>"$tmp/Makefile"
+gaps=$(help_gaps "$tmp/Makefile" pcviz/pcviz.mk)
+if grep -q ' new-target has no help text' <<<"$gaps"; then
+	pass "... and a new target without it is caught"
+else
+	fail "... and a new target without it is caught" "$gaps"
+fi
+help=$(make -s help 2>&1)
+mapfile -t usages < <(sed -n 's/^## \(make [^:]*\):\( .*\)\{0,1\}$/\1/p' Makefile pcviz/pcviz.mk)
+missing=
+for use in "${usages[@]}"; do
+	grep -qF "  $use" <<<"$help" || missing="$missing $use;"
+done
+is "$missing" "" "make help lists all ${#usages[@]} annotated targets"
+help=$(make -s help MEM=123 2>&1)
+if grep -q '^  MEM=123 ' <<<"$help"; then
+	pass "make help shows the variables with their current values"
+else
+	fail "make help shows the variables with their current values" "$(tail -n 20 <<<"$help")"
+fi
+
 mapfile -t scripts < <({
 	git ls-files | while read -r f; do
 		[ -f "$f" ] && head -n 1 "$f" | grep -qE '^#!.*/(ba)?sh' && echo "$f"
