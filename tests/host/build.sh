@@ -1,20 +1,82 @@
 #!/bin/bash
-# Build-system promises: a second make does nothing, every shell script
-# passes shellcheck, and the kernel tree is the packaged source plus exactly
-# the series in kernel/patches.
+# Build-system promises: a second make does nothing, a header rebuilds what
+# includes it and nothing else, make help documents every target, every
+# shell script passes shellcheck, and the kernel tree is the packaged source
+# plus exactly the series in kernel/patches.
 set -u
 # shellcheck source=../lib/host.sh
 . "$(dirname "$0")/../lib/host.sh"
 cd "$top" || exit 1
 
 # make check has just built these; nothing may be left to do.
-for target in build/kernel/debug/arch/x86/boot/bzImage build/initramfs.cpio build/headers/.installed; do
+for target in build/kernel/debug/arch/x86/boot/bzImage build/initramfs.cpio build/headers/.installed \
+	build/guest/bin/iolab build/host/iolab-unit build/host/lib-unit build/host/pcviz; do
 	if [ -e "$target" ]; then
 		ok "make -q '$target'" "$target is up to date: a second make does nothing"
 	else
 		skip "$target is up to date" "not built"
 	fi
 done
+
+# Header dependencies are the compiler's (-MMD -MP), not globs: after each
+# header of include/pclab/, make recompiles exactly the sources that include
+# it, as gcc -MM sees them (a source already out of date is left out).
+# compiled MAKE-ARGS...: the C sources make -n would compile, one a line
+compiled() {
+	make -n "$@" 2>/dev/null | grep -oE ' [a-z][a-z0-9/_-]*\.c( |$)' | tr -d ' ' | sort -u
+}
+goals=(build/guest/bin/pclab-rw build/guest/bin/iolab build/guest/libpclab.a)
+srcs=(tools/pclab-rw.c tools/iolab/main.c tools/iolab/options.c lib/table.c)
+suites=(build/guest/tests/*)
+if [ -e build/guest/libpclab.a ] && [ -e build/host/lib-unit ] && [ -e "${suites[0]}" ]; then
+	stale=$(compiled "${goals[@]}" build/host/lib-unit "${suites[@]}")
+	headers=(include/pclab/*.h)
+	declare -A after=()
+	for h in "${headers[@]}"; do
+		after[$h]=$(compiled -W "$h" "${goals[@]}")
+	done
+	for src in "${srcs[@]}"; do
+		if grep -qxF "$src" <<<"$stale"; then
+			skip "$src is recompiled after exactly the headers it includes" "out of date already"
+			continue
+		fi
+		includes=$(gcc -MM -isystem build/headers/include -Iinclude -Itests/lib "$src" |
+			tr -s '\\ ' '\n')
+		wrong=
+		for h in "${headers[@]}"; do
+			want=no got=no
+			grep -qxF "$h" <<<"$includes" && want=yes
+			grep -qxF "$src" <<<"${after[$h]}" && got=yes
+			[ "$want" = "$got" ] || wrong="$wrong $h (includes it: $want, recompiled: $got)"
+		done
+		is "$wrong" "" "$src is recompiled after exactly the include/pclab headers it includes"
+	done
+	out=$(compiled -W tools/iolab/iolab.h "${goals[@]}")
+	if grep -qx tools/iolab/options.c <<<"$out" && ! grep -qx tools/pclab-rw.c <<<"$out"; then
+		pass "tools/iolab/iolab.h recompiles iolab, not pclab-rw"
+	else
+		fail "tools/iolab/iolab.h recompiles iolab, not pclab-rw" "$out"
+	fi
+	out=$(compiled -W tests/lib/tap.h build/host/lib-unit "${suites[@]}")
+	if grep -qx tests/host/lib-unit.c <<<"$out" &&
+		! grep '^tests/guest/' <<<"$out" | grep -qvxF "$stale"; then
+		pass "tests/lib/tap.h recompiles the host's lib-unit, not the guest suites"
+	else
+		fail "tests/lib/tap.h recompiles the host's lib-unit, not the guest suites" "$out"
+	fi
+else
+	skip "header dependencies" "not built (make guest-programs build/host/lib-unit)"
+fi
+
+# iolab is the folder tools/iolab/: main.c beside its parts, not tools/iolab.c
+ok "[ ! -e tools/iolab.c ]" "tools/iolab.c is gone: iolab lives in tools/iolab/"
+out=$(make -n -W tools/iolab/main.c build/guest/bin/iolab 2>&1)
+if grep -qF -- '-o build/guest/tools-obj/iolab/main.o tools/iolab/main.c' <<<"$out" &&
+	grep -qF -- '-o build/guest/bin/iolab ' <<<"$out"; then
+	pass "build/guest/bin/iolab is linked from tools/iolab/main.c"
+else
+	fail "build/guest/bin/iolab is linked from tools/iolab/main.c" "$out"
+fi
 
 # make help is the "## make USAGE: TEXT" comments above the targets.
 # help_gaps MAKEFILE...: what they miss, a line each: a .PHONY target whose
