@@ -4,7 +4,8 @@
  * pclab/table.h) feeds both formats, so CSV columns and JSON keys are the
  * same names (docs/pcviz.md lists them).  JSON nests what CSV's fixed
  * columns cannot hold, per file and per cgroup, with lib/'s writer
- * (pclab/json.h).
+ * (pclab/json.h).  The keys the labs read are listed in
+ * tests/fixtures/schema (tests/host/schema.sh).
  */
 #include "output.h"
 #include "pclab/json.h"

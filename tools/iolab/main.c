@@ -382,6 +382,7 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 	pclab_read_proc_values("/proc/vmstat", counters, now, NR_COUNTERS);
 	for (int i = 0; i < NR_COUNTERS; i++)
 		d[i] = now[i] < 0 || b->counter[i] < 0 ? -1 : now[i] - b->counter[i];
+	/* the labs and the bench read these keys: tests/fixtures/schema lists those */
 	if (o.json) {
 		struct pclab_value v[40];
 		struct pclab_table t;
