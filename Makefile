@@ -120,6 +120,7 @@ EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exer
 ##@ Building
 ##@ Running (guest consoles log to results/NAME/console.log)
 ##@ Kernel series
+##@ Instructors
 ##@ Cleaning
 
 ##@ Building
@@ -560,6 +561,15 @@ handin: | $(DEPS_STAMP)
 # initramfs: the grader hands the binary to the guest in run-vm's EXTRA.
 # The student's source path is tracked, so EXERCISE_SRC=... rebuilds.
 SOLUTION ?= 0
+# A student release (make student-release) has no reference solutions
+ifeq ($(wildcard labs/solutions/*.c),)
+ifeq ($(SOLUTION),1)
+$(error SOLUTION=1 grades the reference solutions, which this tree does not have (a student release: docs/instructors.md))
+endif
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+$(error make check grades the reference solutions and the kernel track's bugs, which this tree does not have (a student release: docs/instructors.md))
+endif
+endif
 EXERCISE_SRC ?=
 exercise_src = $(or $(EXERCISE_SRC),labs/exercises/$(1)/$(1).c)
 exercise_bin = $(B)/exercises/$(1)$(if $(filter 1,$(SOLUTION)),/solution)/bin/$(1)
@@ -656,6 +666,14 @@ BASELINE ?= 0
 ## BASELINE=1 also builds and measures the kernel without the series
 bench: $(KIMAGE_release) $(INITRAMFS) $(if $(filter 1,$(BASELINE)),$(KIMAGE_baseline))
 	$(Q)bench/run
+
+##@ Instructors
+RELEASE_DIR ?= $(B)/student-release
+.PHONY: student-release
+## make student-release [RELEASE_DIR=...]: the tree to hand to students (build/student-release):
+## HEAD without answer keys, solutions, bug patches and expected results (docs/instructors.md)
+student-release:
+	$(Q)scripts/student-release $(call shq,$(RELEASE_DIR))
 
 # --- Cleaning ----------------------------------------------------------------
 
