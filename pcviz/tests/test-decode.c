@@ -64,16 +64,16 @@ static void test_formats(void)
 	struct pcv_decoder d;
 	struct tep_handle *tep = tep_with(NULL, NULL);
 
-	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[0].id == 500 && !d.problem[0],
-	       "the 6.12 format of mm_filemap_add_to_page_cache decodes");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 1 && d.ev[0].id == 500 && !d.problem[0],
+		    "the 6.12 format of mm_filemap_add_to_page_cache decodes");
 	tep_free(tep);
 	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
 		tep = tep_with(broken[i].from, broken[i].to);
-		tap_ok(pcv_decoder_init(&d, tep) == 0 && d.ev[0].id == -1 &&
-		       strstr(d.problem, "filemap:mm_filemap_add_to_page_cache") &&
-		       strstr(d.problem, broken[i].problem),
-		       "%s: the event is not used, and the decoder says why: %s", broken[i].what,
-		       d.problem);
+		EXPECT_TRUE(pcv_decoder_init(&d, tep) == 0 && d.ev[0].id == -1 &&
+			    strstr(d.problem, "filemap:mm_filemap_add_to_page_cache") &&
+			    strstr(d.problem, broken[i].problem),
+			    "%s: the event is not used, and the decoder says why: %s", broken[i].what,
+			    d.problem);
 		tep_free(tep);
 	}
 }
@@ -96,26 +96,26 @@ static void test_records(void)
 	memcpy(data + 24, &index, 8);
 	memcpy(data + 32, &dev, 4);
 	data[36] = 2;
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD && ev.ino == 12 && ev.index == 7 &&
-	       ev.dev == dev && ev.nr_pages == 4 && ev.ts == 2.0,
-	       "a record decodes: ino, index, dev, order 2 is 4 pages, time in seconds");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_ADD && ev.ino == 12 && ev.index == 7 &&
+		    ev.dev == dev && ev.nr_pages == 4 && ev.ts == 2.0,
+		    "a record decodes: ino, index, dev, order 2 is 4 pages, time in seconds");
 	data[36] = 32;
 	decoded = pcv_decode(&d, &rec, &ev);
-	tap_ok(decoded && ev.nr_pages == 1ull << 32, "order 32 is 2^32 pages, not order 0 (%llu)",
-	       (unsigned long long)ev.nr_pages);
+	EXPECT_TRUE(decoded && ev.nr_pages == 1ull << 32, "order 32 is 2^32 pages, not order 0 (%llu)",
+		    (unsigned long long)ev.nr_pages);
 	data[36] = 200;
 	decoded = pcv_decode(&d, &rec, &ev);
-	tap_ok(decoded && ev.nr_pages == UINT64_MAX,
-	       "order 200, no folio's: it claims all pages (%llu)", (unsigned long long)ev.nr_pages);
+	EXPECT_TRUE(decoded && ev.nr_pages == UINT64_MAX,
+		    "order 200, no folio's: it claims all pages (%llu)", (unsigned long long)ev.nr_pages);
 	data[36] = 2;
 	rec.size = 36;
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a record too short for its last field is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "a record too short for its last field is not decoded");
 	rec.size = 1;
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a record too short for its type is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "a record too short for its type is not decoded");
 	type = 501;
 	memcpy(data, &type, 2);
 	rec.size = sizeof(data);
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a record of another event is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "a record of another event is not decoded");
 	tep_free(tep);
 }
 
@@ -183,9 +183,9 @@ static void test_dropbehind(void)
 	struct pcv_decoder d;
 	struct pcv_event ev;
 
-	tap_ok(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520 && d.ev[call].id == 521 &&
-	       !strcmp(d.ev[end].name, "mm_filemap_dropbehind_end") && !d.problem[0],
-	       "mm_filemap_dropbehind_end and _call decode");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520 && d.ev[call].id == 521 &&
+		    !strcmp(d.ev[end].name, "mm_filemap_dropbehind_end") && !d.problem[0],
+		    "mm_filemap_dropbehind_end and _call decode");
 	put(data, 0, 520, 2);
 	put(data, 8, 254 << 20 | 16, 4);
 	put(data, 16, 12, 8);
@@ -193,10 +193,10 @@ static void test_dropbehind(void)
 	put(data, 32, 1, 4);
 	put(data, 36, PCV_DB_CLOSE, 4);
 	put(data, 40, PCV_DB_DROPPED, 4);
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.ino == 12 &&
-	       ev.index == 7 && ev.nr_pages == 1 && ev.arg[0] == PCV_DB_CLOSE &&
-	       !strcmp(pcv_db_when[ev.arg[0]], "close") && ev.arg[1] == PCV_DB_DROPPED,
-	       "an end decodes: page 7 of ino 12, after close: dropped");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.ino == 12 &&
+		    ev.index == 7 && ev.nr_pages == 1 && ev.arg[0] == PCV_DB_CLOSE &&
+		    !strcmp(pcv_db_when[ev.arg[0]], "close") && ev.arg[1] == PCV_DB_DROPPED,
+		    "an end decodes: page 7 of ino 12, after close: dropped");
 	memset(data, 0, sizeof(data));
 	put(data, 0, 521, 2);
 	put(data, 8, 254 << 20 | 16, 4);
@@ -208,30 +208,30 @@ static void test_dropbehind(void)
 	put(data, 52, 255, 4);
 	put(data, 56, 1, 4);
 	rec.size = 60;
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_CALL && ev.index == 1 << 20 &&
-	       ev.nr_pages == 1 << 20 && ev.arg[0] == 0 && ev.arg[1] == 256 && ev.arg[2] == 2 &&
-	       ev.arg[3] == 255 && ev.arg[4] == 1,
-	       "a call decodes: a read of 1 MiB at 1 MiB, 256 marked, 2 served, 255 dropped, 1 kept");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_CALL && ev.index == 1 << 20 &&
+		    ev.nr_pages == 1 << 20 && ev.arg[0] == 0 && ev.arg[1] == 256 && ev.arg[2] == 2 &&
+		    ev.arg[3] == 255 && ev.arg[4] == 1,
+		    "a call decodes: a read of 1 MiB at 1 MiB, 256 marked, 2 served, 255 dropped, 1 kept");
 	rec.size = 56;
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a call too short for kept is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "a call too short for kept is not decoded");
 	tep_free(tep);
 
 	tep = tep_filemap(both + 2, 1);
-	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[end].id == 530 &&
-	       !strcmp(d.ev[end].name, "dropbehind_end"),
-	       "a trace of an older kernel: dropbehind_end decodes as mm_filemap_dropbehind_end");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 1 && d.ev[end].id == 530 &&
+		    !strcmp(d.ev[end].name, "dropbehind_end"),
+		    "a trace of an older kernel: dropbehind_end decodes as mm_filemap_dropbehind_end");
 	memset(data, 0, sizeof(data));
 	put(data, 0, 530, 2);
 	put(data, 36, 3, 4);
 	put(data, 40, 2, 4);
 	rec.size = 44;
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.arg[0] == 3 &&
-	       ev.arg[1] == 2, "... its records as ends: after fsync, claimed");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_DB_END && ev.arg[0] == 3 &&
+		    ev.arg[1] == 2, "... its records as ends: after fsync, claimed");
 	tep_free(tep);
 
 	tep = tep_filemap(both, 3);
-	tap_ok(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520,
-	       "both names in one trace: the new name's event is the one decoded");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 2 && d.ev[end].id == 520,
+		    "both names in one trace: the new name's event is the one decoded");
 	tep_free(tep);
 }
 
@@ -281,8 +281,8 @@ static void test_workingset(void)
 	struct pcv_decoder d;
 	struct pcv_event ev;
 
-	tap_ok(pcv_decoder_init(&d, tep) == 2 && !d.problem[0],
-	       "the workingset eviction and refault formats decode");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 2 && !d.problem[0],
+		    "the workingset eviction and refault formats decode");
 	put(data, 0, 600, 2);
 	put(data, 4, 321, 4);		/* common_pid */
 	put(data, 8, 8 << 20 | 1, 4);
@@ -293,13 +293,13 @@ static void test_workingset(void)
 	put(data, 40, 77, 8);
 	put(data, 48, 1, 8);
 	put(data, 56, 300, 8);
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_EVICT && ev.pid == 321 &&
-	       ev.dev == (8 << 20 | 1) && ev.ino == 12 && ev.index == 40 && ev.nr_pages == 4 &&
-	       ev.arg[0] == 1 && ev.memcg == 77 && ev.target == 1 && ev.reclaimer == 300 &&
-	       !ev.comm[0],
-	       "an eviction decodes: pid, file, folio of 4 pages, workingset, the three cgroups");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_EVICT && ev.pid == 321 &&
+		    ev.dev == (8 << 20 | 1) && ev.ino == 12 && ev.index == 40 && ev.nr_pages == 4 &&
+		    ev.arg[0] == 1 && ev.memcg == 77 && ev.target == 1 && ev.reclaimer == 300 &&
+		    !ev.comm[0],
+		    "an eviction decodes: pid, file, folio of 4 pages, workingset, the three cgroups");
 	rec.size = 60;
-	tap_ok(!pcv_decode(&d, &rec, &ev), "an eviction too short for reclaimer is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "an eviction too short for reclaimer is not decoded");
 	memset(data, 0, sizeof(data));
 	put(data, 0, 601, 2);
 	put(data, 8, 8 << 20 | 1, 4);
@@ -310,15 +310,15 @@ static void test_workingset(void)
 	data[40] = 1;
 	put(data, 48, 77, 8);
 	rec.size = 56;
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_REFAULT && ev.index == 41 &&
-	       ev.arg[0] == 1 && ev.arg[1] == 0 && ev.memcg == 77 &&
-	       ev.distance == PCV_DISTANCE_UNKNOWN,
-	       "a refault decodes: activated, not workingset, distance unknown");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_REFAULT && ev.index == 41 &&
+		    ev.arg[0] == 1 && ev.arg[1] == 0 && ev.memcg == 77 &&
+		    ev.distance == PCV_DISTANCE_UNKNOWN,
+		    "a refault decodes: activated, not workingset, distance unknown");
 	tep_free(tep);
 	tep = tep_workingset("u64 reclaimer;", "u64 reclaimed;");
-	tap_ok(pcv_decoder_init(&d, tep) == 1 && d.ev[2].id == -1 &&
-	       strstr(d.problem, "workingset:mm_workingset_eviction has no usable field reclaimer"),
-	       "an eviction without reclaimer is not used (the refault still is): %s", d.problem);
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 1 && d.ev[2].id == -1 &&
+		    strstr(d.problem, "workingset:mm_workingset_eviction has no usable field reclaimer"),
+		    "an eviction without reclaimer is not used (the refault still is): %s", d.problem);
 	tep_free(tep);
 }
 
@@ -343,20 +343,20 @@ static void test_waker(void)
 
 	tep_set_long_size(tep, 8);
 	tep_parse_event(tep, waker_format, strlen(waker_format), "vmscan");
-	tap_ok(pcv_decoder_init(&d, tep) == 1 && !d.problem[0] && d.pid,
-	       "the kswapd wake-up format decodes, with its common_pid");
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 1 && !d.problem[0] && d.pid,
+		    "the kswapd wake-up format decodes, with its common_pid");
 	put(data, 0, 700, 2);
 	put(data, 4, 812, 4);		/* common_pid: the waker */
 	put(data, 8, 1, 4);
 	put(data, 12, 2, 4);
 	put(data, 16, 3, 4);
 	put(data, 24, 0xcc0, 8);
-	tap_ok(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_KSWAPD_WAKER && ev.pid == 812 &&
-	       ev.arg[0] == 3 && ev.arg[1] == 1 && ev.arg[2] == 2 && !ev.reclaimer && !ev.comm[0] &&
-	       ev.ts == 5.0,
-	       "a wake-up decodes: the waker's pid, order 3, node 1, zone 2, cgroup not yet known");
+	EXPECT_TRUE(pcv_decode(&d, &rec, &ev) && ev.kind == PCV_EV_KSWAPD_WAKER && ev.pid == 812 &&
+		    ev.arg[0] == 3 && ev.arg[1] == 1 && ev.arg[2] == 2 && !ev.reclaimer && !ev.comm[0] &&
+		    ev.ts == 5.0,
+		    "a wake-up decodes: the waker's pid, order 3, node 1, zone 2, cgroup not yet known");
 	rec.size = 16;
-	tap_ok(!pcv_decode(&d, &rec, &ev), "a wake-up too short for order is not decoded");
+	EXPECT_TRUE(!pcv_decode(&d, &rec, &ev), "a wake-up too short for order is not decoded");
 	tep_free(tep);
 	/* a kernel whose event has no nid: left out, named */
 	snprintf(text, sizeof(text), "%s", waker_format);
@@ -365,9 +365,9 @@ static void test_waker(void)
 	tep = tep_alloc();
 	tep_set_long_size(tep, 8);
 	tep_parse_event(tep, text, strlen(text), "vmscan");
-	tap_ok(pcv_decoder_init(&d, tep) == 0 &&
-	       strstr(d.problem, "vmscan:mm_vmscan_wakeup_kswapd has no usable field nid"),
-	       "a wake-up without nid is not used: %s", d.problem);
+	EXPECT_TRUE(pcv_decoder_init(&d, tep) == 0 &&
+		    strstr(d.problem, "vmscan:mm_vmscan_wakeup_kswapd has no usable field nid"),
+		    "a wake-up without nid is not used: %s", d.problem);
 	tep_free(tep);
 }
 

@@ -60,28 +60,28 @@ static void test_parsers(void)
 	struct pcv_memcg g = { 0 };
 	double some = -1, full = -1;
 
-	tap_ok(pcv_parse_memcg_stat(stat_a, &g) == PCV_MCG_N && g.stat[PCV_MCG_FILE] == 8388608 &&
-	       g.stat[PCV_MCG_ACTIVE_FILE] == 6291456 && g.stat[PCV_MCG_INACTIVE_FILE] == 2097152 &&
-	       g.stat[PCV_MCG_FILE_DIRTY] == 12288 && g.stat[PCV_MCG_FILE_WRITEBACK] == 4096 &&
-	       g.stat[PCV_MCG_REFAULT] == 300 && g.stat[PCV_MCG_ACTIVATE] == 40 &&
-	       g.stat[PCV_MCG_PGSCAN] == 5000 && g.stat[PCV_MCG_PGSTEAL] == 4000,
-	       "memory.stat: every key read, by its whole name (not workingset_refault_anon)");
-	tap_ok(pcv_parse_memcg_stat("file\nfile_dirty x\n\x01\x02 3\nactive_file -5\n"
-				    "garbage garbage garbage\ninactive_file 4096\n", &g) == 1 &&
-	       !g.valid[PCV_MCG_FILE] && !g.valid[PCV_MCG_FILE_DIRTY] &&
-	       !g.valid[PCV_MCG_ACTIVE_FILE] && g.valid[PCV_MCG_INACTIVE_FILE] &&
-	       g.stat[PCV_MCG_INACTIVE_FILE] == 4096,
-	       "memory.stat: malformed lines ignored, the good one read");
-	tap_ok(pcv_parse_memcg_events("low 1\nhigh 2\nmax 3\noom 4\noom_kill 5\n", &g) == 4 &&
-	       g.events[PCV_MCG_EV_LOW] == 1 && g.events[PCV_MCG_EV_HIGH] == 2 &&
-	       g.events[PCV_MCG_EV_MAX] == 3 && g.events[PCV_MCG_EV_OOM] == 4,
-	       "memory.events: low, high, max, oom (not oom_kill)");
-	tap_ok(pcv_parse_psi("some avg10=12.50 avg60=1.00 avg300=0.00 total=123\n"
-			     "full avg10=3.25 avg60=0.00 avg300=0.00 total=45\n", &some, &full) == 2 &&
-	       some == 12.5 && full == 3.25, "memory.pressure: some and full avg10");
+	EXPECT_TRUE(pcv_parse_memcg_stat(stat_a, &g) == PCV_MCG_N && g.stat[PCV_MCG_FILE] == 8388608 &&
+		    g.stat[PCV_MCG_ACTIVE_FILE] == 6291456 && g.stat[PCV_MCG_INACTIVE_FILE] == 2097152 &&
+		    g.stat[PCV_MCG_FILE_DIRTY] == 12288 && g.stat[PCV_MCG_FILE_WRITEBACK] == 4096 &&
+		    g.stat[PCV_MCG_REFAULT] == 300 && g.stat[PCV_MCG_ACTIVATE] == 40 &&
+		    g.stat[PCV_MCG_PGSCAN] == 5000 && g.stat[PCV_MCG_PGSTEAL] == 4000,
+		    "memory.stat: every key read, by its whole name (not workingset_refault_anon)");
+	EXPECT_TRUE(pcv_parse_memcg_stat("file\nfile_dirty x\n\x01\x02 3\nactive_file -5\n"
+					 "garbage garbage garbage\ninactive_file 4096\n", &g) == 1 &&
+		    !g.valid[PCV_MCG_FILE] && !g.valid[PCV_MCG_FILE_DIRTY] &&
+		    !g.valid[PCV_MCG_ACTIVE_FILE] && g.valid[PCV_MCG_INACTIVE_FILE] &&
+		    g.stat[PCV_MCG_INACTIVE_FILE] == 4096,
+		    "memory.stat: malformed lines ignored, the good one read");
+	EXPECT_TRUE(pcv_parse_memcg_events("low 1\nhigh 2\nmax 3\noom 4\noom_kill 5\n", &g) == 4 &&
+		    g.events[PCV_MCG_EV_LOW] == 1 && g.events[PCV_MCG_EV_HIGH] == 2 &&
+		    g.events[PCV_MCG_EV_MAX] == 3 && g.events[PCV_MCG_EV_OOM] == 4,
+		    "memory.events: low, high, max, oom (not oom_kill)");
+	EXPECT_TRUE(pcv_parse_psi("some avg10=12.50 avg60=1.00 avg300=0.00 total=123\n"
+				  "full avg10=3.25 avg60=0.00 avg300=0.00 total=45\n", &some, &full) == 2 &&
+		    some == 12.5 && full == 3.25, "memory.pressure: some and full avg10");
 	some = full = -1;
-	tap_ok(pcv_parse_psi("some avg60=1.00\nfull avg10=x\nsome\n", &some, &full) == 0 &&
-	       some == -1 && full == -1, "memory.pressure: malformed lines give nothing");
+	EXPECT_TRUE(pcv_parse_psi("some avg60=1.00\nfull avg10=x\nsome\n", &some, &full) == 0 &&
+		    some == -1 && full == -1, "memory.pressure: malformed lines give nothing");
 }
 
 /* The fake tree: what is read, what skipped, values, rates across two samples */
@@ -120,25 +120,25 @@ static void test_tree(const char *dir)
 	}
 	pcv_model_init(&M);
 	pcv_read_memcgs(&M.memcgs, root);
-	tap_ok(M.memcgs.known && M.memcgs.n == 4 && !strcmp(M.memcgs.cg[0].path, "/a") &&
-	       !strcmp(M.memcgs.cg[1].path, "/a/x") && !strcmp(M.memcgs.cg[2].path, "/b/c") &&
-	       !strcmp(M.memcgs.cg[3].path, "/e") && !M.memcgs.more,
-	       "the tree: /a, /a/x, /b/c, /e depth-first in name order (%d read)", M.memcgs.n);
-	tap_ok(!find(&M.memcgs, "/") && !find(&M.memcgs, "/b"),
-	       "cgroups without memory.stat skipped: the root, /b");
-	tap_ok(!find(&M.memcgs, "/d"), "a memory.stat gone between listing and reading: skipped");
+	EXPECT_TRUE(M.memcgs.known && M.memcgs.n == 4 && !strcmp(M.memcgs.cg[0].path, "/a") &&
+		    !strcmp(M.memcgs.cg[1].path, "/a/x") && !strcmp(M.memcgs.cg[2].path, "/b/c") &&
+		    !strcmp(M.memcgs.cg[3].path, "/e") && !M.memcgs.more,
+		    "the tree: /a, /a/x, /b/c, /e depth-first in name order (%d read)", M.memcgs.n);
+	EXPECT_TRUE(!find(&M.memcgs, "/") && !find(&M.memcgs, "/b"),
+		    "cgroups without memory.stat skipped: the root, /b");
+	EXPECT_TRUE(!find(&M.memcgs, "/d"), "a memory.stat gone between listing and reading: skipped");
 	g = find(&M.memcgs, "/a");
-	tap_ok(g && g->stat[PCV_MCG_FILE] == 8388608 && g->stat[PCV_MCG_PGSTEAL] == 4000 &&
-	       g->events_valid && g->events[PCV_MCG_EV_HIGH] == 7 && g->events[PCV_MCG_EV_OOM] == 1 &&
-	       g->psi_valid && g->psi_some == 1.5 && g->psi_full == 0.5 && g->current_valid &&
-	       g->current == 16777216 && g->max_valid && g->max == PCV_MCG_UNLIMITED,
-	       "/a: memory.stat, memory.events, PSI, current, max \"max\" read");
+	EXPECT_TRUE(g && g->stat[PCV_MCG_FILE] == 8388608 && g->stat[PCV_MCG_PGSTEAL] == 4000 &&
+		    g->events_valid && g->events[PCV_MCG_EV_HIGH] == 7 && g->events[PCV_MCG_EV_OOM] == 1 &&
+		    g->psi_valid && g->psi_some == 1.5 && g->psi_full == 0.5 && g->current_valid &&
+		    g->current == 16777216 && g->max_valid && g->max == PCV_MCG_UNLIMITED,
+		    "/a: memory.stat, memory.events, PSI, current, max \"max\" read");
 	g = find(&M.memcgs, "/a/x");
-	tap_ok(g && g->max_valid && g->max == 33554432 && !g->valid[PCV_MCG_PGSTEAL],
-	       "/a/x: a limit, and a key its memory.stat lacks is unknown");
+	EXPECT_TRUE(g && g->max_valid && g->max == 33554432 && !g->valid[PCV_MCG_PGSTEAL],
+		    "/a/x: a limit, and a key its memory.stat lacks is unknown");
 	g = find(&M.memcgs, "/e");
-	tap_ok(g && !g->events_valid && !g->psi_valid && !g->current_valid && !g->max_valid,
-	       "/e: its other files gone after memory.stat: read, those values unknown");
+	EXPECT_TRUE(g && !g->events_valid && !g->psi_valid && !g->current_valid && !g->max_valid,
+		    "/e: its other files gone after memory.stat: read, those values unknown");
 
 	/* two seconds later: /a refaulted 200 pages and had 1000 stolen; /f is new */
 	pcv_model_tick(&M, 10.0);
@@ -151,28 +151,28 @@ static void test_tree(const char *dir)
 	pcv_read_memcgs(&M.memcgs, root);
 	pcv_model_tick(&M, 12.0);
 	g = find(&M.memcgs, "/a");
-	tap_ok(g && g->has_prev && g->rate[PCV_MCG_REFAULT] == 100 &&
-	       g->rate[PCV_MCG_ACTIVATE] == 0 && g->rate[PCV_MCG_PGSCAN] == 1000 &&
-	       g->rate[PCV_MCG_PGSTEAL] == 500,
-	       "rates across two samples: 100 refaults/s, 500 pages stolen/s");
+	EXPECT_TRUE(g && g->has_prev && g->rate[PCV_MCG_REFAULT] == 100 &&
+		    g->rate[PCV_MCG_ACTIVATE] == 0 && g->rate[PCV_MCG_PGSCAN] == 1000 &&
+		    g->rate[PCV_MCG_PGSTEAL] == 500,
+		    "rates across two samples: 100 refaults/s, 500 pages stolen/s");
 	g = find(&M.memcgs, "/f");
-	tap_ok(g && !g->has_prev && g->rate[PCV_MCG_REFAULT] == 0,
-	       "a cgroup new in this sample: no rate yet (not its whole count)");
+	EXPECT_TRUE(g && !g->has_prev && g->rate[PCV_MCG_REFAULT] == 0,
+		    "a cgroup new in this sample: no rate yet (not its whole count)");
 
 	out = open_memstream(&buf, &len);
 	if (!out)
 		return;
 	pcv_json_line(out, &M);
 	fclose(out);
-	tap_ok(strstr(buf, "],\"cgroups\":[{\"path\":\"/a\",\"current\":16777216,\"max\":\"max\","
-			   "\"file\":8388608,\"active_file\":null,") &&
-	       strstr(buf, "\"workingset_refault_file_s\":100.000,\"workingset_activate_file_s\":0.000,"
-			   "\"pgscan_s\":1000.000,\"pgsteal_s\":500.000,\"events_low\":0,"
-			   "\"events_high\":7,\"events_max\":2,\"events_oom\":1,"
-			   "\"psi_some_avg10\":1.500,\"psi_full_avg10\":0.500}") &&
-	       strstr(buf, "{\"path\":\"/e\",\"current\":null,\"max\":null,") &&
-	       strstr(buf, "],\"cgroups_more\":0}\n"),
-	       "JSON: a \"cgroups\" array, values, null where unknown");
+	EXPECT_TRUE(strstr(buf, "],\"cgroups\":[{\"path\":\"/a\",\"current\":16777216,\"max\":\"max\","
+				"\"file\":8388608,\"active_file\":null,") &&
+		    strstr(buf, "\"workingset_refault_file_s\":100.000,\"workingset_activate_file_s\":0.000,"
+				"\"pgscan_s\":1000.000,\"pgsteal_s\":500.000,\"events_low\":0,"
+				"\"events_high\":7,\"events_max\":2,\"events_oom\":1,"
+				"\"psi_some_avg10\":1.500,\"psi_full_avg10\":0.500}") &&
+		    strstr(buf, "{\"path\":\"/e\",\"current\":null,\"max\":null,") &&
+		    strstr(buf, "],\"cgroups_more\":0}\n"),
+		    "JSON: a \"cgroups\" array, values, null where unknown");
 	free(buf);
 	pcv_model_free(&M);
 
@@ -184,7 +184,7 @@ static void test_tree(const char *dir)
 		return;
 	pcv_json_line(out, &M);
 	fclose(out);
-	tap_ok(!strstr(buf, "cgroups"), "JSON without cgroup counters: no \"cgroups\" key");
+	EXPECT_TRUE(!strstr(buf, "cgroups"), "JSON without cgroup counters: no \"cgroups\" key");
 	free(buf);
 	pcv_model_free(&M);
 }
@@ -208,16 +208,16 @@ static void test_bound(const char *dir)
 	}
 	pcv_model_init(&M);
 	pcv_read_memcgs(&M.memcgs, root);
-	tap_ok(M.memcgs.n == PCV_MEMCGS && M.memcgs.more == 6 &&
-	       !strcmp(M.memcgs.cg[PCV_MEMCGS - 1].path, "/c063"),
-	       "%d cgroups: the first %d read, %ld counted as more", PCV_MEMCGS + 6, M.memcgs.n,
-	       M.memcgs.more);
+	EXPECT_TRUE(M.memcgs.n == PCV_MEMCGS && M.memcgs.more == 6 &&
+		    !strcmp(M.memcgs.cg[PCV_MEMCGS - 1].path, "/c063"),
+		    "%d cgroups: the first %d read, %ld counted as more", PCV_MEMCGS + 6, M.memcgs.n,
+		    M.memcgs.more);
 	pcv_model_free(&M);
 	pcv_model_init(&M);
 	snprintf(sub, sizeof(sub), "%s/nothing", dir);
 	pcv_read_memcgs(&M.memcgs, sub);
-	tap_ok(M.memcgs.known && !M.memcgs.n && strstr(M.memcgs.why, "has memory.stat"),
-	       "no such root: none read, and why: %s", M.memcgs.why);
+	EXPECT_TRUE(M.memcgs.known && !M.memcgs.n && strstr(M.memcgs.why, "has memory.stat"),
+		    "no such root: none read, and why: %s", M.memcgs.why);
 	pcv_model_free(&M);
 }
 

@@ -64,37 +64,37 @@ static void test_options(void)
 	char err[256];
 
 	EXPECT_TRUE(parse("f", &o, err) == IOLAB_RUN && o.mode == BUFFERED && o.bs == 65536 &&
-	       o.size == -1 && o.qd == 4 && !o.write && !o.random && o.seconds == 0 &&
-	       o.interval == 1 &&
-	       !strcmp(o.file, "f"), "defaults: buffered sequential 64K reads of the whole file");
+			 o.size == -1 && o.qd == 4 && !o.write && !o.random && o.seconds == 0 &&
+			 o.interval == 1 &&
+			 !strcmp(o.file, "f"), "defaults: buffered sequential 64K reads of the whole file");
 	EXPECT_TRUE(parse("-m uring-uncached -w -r -b 1M -s 2G -t 1.5 -q 32 -R 250 -j -l log -i 0.25 f",
-		     &o, err) == IOLAB_RUN && o.interval == 0.25 && o.mode == URING_UNCACHED && o.write && o.random &&
-	       o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
-	       o.rate == 250 && o.json && !strcmp(o.log, "log"),
-	       "every option is parsed, sizes with suffixes");
+			 &o, err) == IOLAB_RUN && o.interval == 0.25 && o.mode == URING_UNCACHED && o.write && o.random &&
+			 o.bs == 1 << 20 && o.size == 2LL << 30 && o.seconds == 1.5 && o.qd == 32 &&
+			 o.rate == 250 && o.json && !strcmp(o.log, "log"),
+			 "every option is parsed, sizes with suffixes");
 	EXPECT_TRUE(parse("-w -S -s 4K -m uncached f", &o, err) == IOLAB_RUN && o.fsync_each &&
-	       parse("-w -s 4K f", &o, err) == IOLAB_RUN && !o.fsync_each,
-	       "--fsync after each write, off by default");
+			 parse("-w -s 4K f", &o, err) == IOLAB_RUN && !o.fsync_each,
+			 "--fsync after each write, off by default");
 	EXPECT_TRUE(parse("--mode=fadvise --hits --bs=4k file", &o, err) == IOLAB_RUN &&
-	       o.mode == FADVISE && o.hits && o.bs == 4096, "long options, lower-case suffix");
+			 o.mode == FADVISE && o.hits && o.bs == 4096, "long options, lower-case suffix");
 	EXPECT_TRUE(iolab_direct(&(struct iolab_options){ .mode = URING_DIRECT }) &&
-	       iolab_uncached(&(struct iolab_options){ .mode = UNCACHED }) &&
-	       !iolab_uncached(&(struct iolab_options){ .mode = FADVISE }) &&
-	       iolab_uring(&(struct iolab_options){ .mode = URING_BUFFERED }) &&
-	       !iolab_uring(&(struct iolab_options){ .mode = MMAP }),
-	       "mode predicates");
+			 iolab_uncached(&(struct iolab_options){ .mode = UNCACHED }) &&
+			 !iolab_uncached(&(struct iolab_options){ .mode = FADVISE }) &&
+			 iolab_uring(&(struct iolab_options){ .mode = URING_BUFFERED }) &&
+			 !iolab_uring(&(struct iolab_options){ .mode = MMAP }),
+			 "mode predicates");
 	EXPECT_EQ(IOLAB_RUN, parse("-m direct -b 1000 f", &o, err),
-	       "a misaligned O_DIRECT size is left to the kernel (which the lab shows)");
+		     "a misaligned O_DIRECT size is left to the kernel (which the lab shows)");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		EXPECT_TRUE(parse(refused[i].line, &o, err) == IOLAB_USAGE &&
-		       !strncmp(err, refused[i].why, strlen(refused[i].why)),
-		       "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
+				 !strncmp(err, refused[i].why, strlen(refused[i].why)),
+				 "'%s' is refused, naming %s (%s)", refused[i].line, refused[i].why, err);
 	EXPECT_TRUE(parse("-w -s 18014398509481985k f", &o, err) == IOLAB_USAGE &&
-	       strstr(err, "'18014398509481985k'"), "the message quotes the size it refused (%s)", err);
+			 strstr(err, "'18014398509481985k'"), "the message quotes the size it refused (%s)", err);
 	EXPECT_TRUE(parse("", &o, err) == IOLAB_USAGE && !strcmp(err, "no FILE given"),
-	       "no file is a usage error (%s)", err);
+			 "no file is a usage error (%s)", err);
 	EXPECT_TRUE(parse("a b", &o, err) == IOLAB_USAGE && strstr(err, "'b' is one too many"),
-	       "two files are a usage error (%s)", err);
+			 "two files are a usage error (%s)", err);
 	/* every way getopt can refuse, each said in one line (lib/cli.c) */
 	static const struct {
 		const char *line, *why;
@@ -109,12 +109,12 @@ static void test_options(void)
 	};
 	for (size_t i = 0; i < sizeof(getopt_errors) / sizeof(getopt_errors[0]); i++)
 		EXPECT_TRUE(parse(getopt_errors[i].line, &o, err) == IOLAB_USAGE &&
-		       !strcmp(err, getopt_errors[i].why),
-		       "'%s' is a usage error: %s (%s)", getopt_errors[i].line, getopt_errors[i].why,
-		       err);
+				 !strcmp(err, getopt_errors[i].why),
+				 "'%s' is a usage error: %s (%s)", getopt_errors[i].line, getopt_errors[i].why,
+				 err);
 	EXPECT_EQ(IOLAB_HELP, parse("-h", &o, err), "-h asks for help");
 	EXPECT_TRUE(parse("--version", &o, err) == IOLAB_VERSION && parse("-V", &o, err) == IOLAB_VERSION,
-	       "-V, --version asks for the version");
+			 "-V, --version asks for the version");
 }
 
 static void test_histogram(void)
@@ -131,21 +131,21 @@ static void test_histogram(void)
 	p99 = hist_percentile(&h, 99);
 	EXPECT_EQ(10000, h.total, "every sample counted");
 	EXPECT_TRUE(p50 <= 5000000 && p50 >= 5000000 * 7 / 8, "p50 %llu ns within one bucket below 5 ms",
-	       (unsigned long long)p50);
+			 (unsigned long long)p50);
 	EXPECT_TRUE(p99 <= 9900000 && p99 >= 9900000 * 7 / 8, "p99 %llu ns within one bucket below 9.9 ms",
-	       (unsigned long long)p99);
+			 (unsigned long long)p99);
 	EXPECT_TRUE(hist_percentile(&h, 99.9) >= p99 && p99 >= p50, "percentiles are monotonic");
 	memset(&h, 0, sizeof(h));
 	hist_add(&h, 0);
 	hist_add(&h, UINT64_MAX);
 	EXPECT_TRUE(hist_percentile(&h, 0) == 1 && hist_percentile(&h, 100) == 0xfULL << 60,
-	       "0 ns and the largest time land in the first and last buckets");
+			 "0 ns and the largest time land in the first and last buckets");
 	memset(&h, 0, sizeof(h));
 	for (int i = 0; i < 100; i++)
 		hist_add(&h, i < 99 ? 1024 : 1000000);
 	EXPECT_TRUE(hist_percentile(&h, 98) == 1024 && hist_percentile(&h, 99.5) == 1000000 - 1000000 % 65536,
-	       "one slow I/O in 100 shows at p99.5, not p98 (%llu)",
-	       (unsigned long long)hist_percentile(&h, 99.5));
+			 "one slow I/O in 100 shows at p99.5, not p98 (%llu)",
+			 (unsigned long long)hist_percentile(&h, 99.5));
 }
 
 static void test_psi(void)

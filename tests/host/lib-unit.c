@@ -61,10 +61,10 @@ static void test_size(void)
 		bool ok = pclab_parse_size(sizes[i].text, &v);
 
 		if (sizes[i].bytes < 0)
-			tap_ok(!ok, "size '%s' is refused", sizes[i].text);
+			EXPECT_TRUE(!ok, "size '%s' is refused", sizes[i].text);
 		else
-			tap_ok(ok && v == sizes[i].bytes, "size '%s' is %lld bytes (got %lld)",
-			       sizes[i].text, sizes[i].bytes, v);
+			EXPECT_TRUE(ok && v == sizes[i].bytes, "size '%s' is %lld bytes (got %lld)",
+				    sizes[i].text, sizes[i].bytes, v);
 	}
 }
 
@@ -87,25 +87,25 @@ static void test_proc_values(void)
 	int n;
 
 	n = pclab_proc_values(meminfo, mkeys, v, 5);
-	tap_ok(n == 4, "meminfo: four of five keys found (%d)", n);
-	tap_ok(v[0] == 1234, "meminfo: Cached is 1234, not SwapCached's 7 (%lld)", v[0]);
-	tap_ok(v[1] == 40, "meminfo: a key with parentheses, Active(file) (%lld)", v[1]);
-	tap_ok(v[2] == 0, "meminfo: a zero value is found, not taken as absent (%lld)", v[2]);
-	tap_ok(v[3] == 11, "meminfo: Writeback, not WritebackTmp (%lld)", v[3]);
-	tap_ok(v[4] == -1, "meminfo: an absent key is -1 (%lld)", v[4]);
+	EXPECT_EQ(4, n, "meminfo: four of five keys found (%d)", n);
+	EXPECT_EQ(1234, v[0], "meminfo: Cached is 1234, not SwapCached's 7 (%lld)", v[0]);
+	EXPECT_EQ(40, v[1], "meminfo: a key with parentheses, Active(file) (%lld)", v[1]);
+	EXPECT_EQ(0, v[2], "meminfo: a zero value is found, not taken as absent (%lld)", v[2]);
+	EXPECT_EQ(11, v[3], "meminfo: Writeback, not WritebackTmp (%lld)", v[3]);
+	EXPECT_EQ(-1, v[4], "meminfo: an absent key is -1 (%lld)", v[4]);
 	n = pclab_proc_values(vmstat, vkeys, v, 5);
-	tap_ok(v[0] == 42, "vmstat: pgpgin exactly, not pgpgin_extra before it (%lld)", v[0]);
-	tap_ok(v[1] == -1 && v[3] == 17,
-	       "vmstat: workingset_refault is not a prefix of workingset_refault_file");
-	tap_ok(v[2] == -1, "vmstat: a key without a value (cut-off text) is absent");
-	tap_ok(v[4] == 100 && n == 3, "vmstat: the first line counts too; three found (%d)", n);
+	EXPECT_EQ(42, v[0], "vmstat: pgpgin exactly, not pgpgin_extra before it (%lld)", v[0]);
+	EXPECT_TRUE(v[1] == -1 && v[3] == 17,
+		    "vmstat: workingset_refault is not a prefix of workingset_refault_file");
+	EXPECT_EQ(-1, v[2], "vmstat: a key without a value (cut-off text) is absent");
+	EXPECT_TRUE(v[4] == 100 && n == 3, "vmstat: the first line counts too; three found (%d)", n);
 	n = pclab_proc_values(vmstat, &vkeys_big[0], v, 1);
-	tap_ok(n == 0 && v[0] == -1, "vmstat: a value past LLONG_MAX is refused, not wrapped (%lld)",
-	       v[0]);
+	EXPECT_TRUE(n == 0 && v[0] == -1, "vmstat: a value past LLONG_MAX is refused, not wrapped (%lld)",
+		    v[0]);
 	n = pclab_proc_values("workingset_refault 5\n", &vkeys[3], v, 1);
-	tap_ok(n == 0 && v[0] == -1,
-	       "vmstat: an old kernel's workingset_refault is not workingset_refault_file");
-	tap_ok(pclab_proc_values("", mkeys, v, 5) == 0 && v[0] == -1, "empty text: nothing found");
+	EXPECT_TRUE(n == 0 && v[0] == -1,
+		    "vmstat: an old kernel's workingset_refault is not workingset_refault_file");
+	EXPECT_TRUE(pclab_proc_values("", mkeys, v, 5) == 0 && v[0] == -1, "empty text: nothing found");
 
 	snprintf(path, sizeof(path), "%s/vmstat", scratch);
 	f = fopen(path, "w");
@@ -117,15 +117,15 @@ static void test_proc_values(void)
 		fclose(f);
 	}
 	n = pclab_read_proc_values(path, &vkeys[4], v, 1);
-	tap_ok(n == 1 && v[0] == 7, "a file of 100 KiB is read to its last line (%lld)", v[0]);
+	EXPECT_TRUE(n == 1 && v[0] == 7, "a file of 100 KiB is read to its last line (%lld)", v[0]);
 	snprintf(path, sizeof(path), "%s/missing", scratch);
 	v[0] = 5;
 	n = pclab_read_proc_values(path, vkeys, v, 2);
-	tap_ok(n == -1 && errno == ENOENT && v[0] == -1 && v[1] == -1,
-	       "an unreadable file: -1, ENOENT, every value -1");
-	tap_ok(pclab_meminfo("MemTotal") > 0 && pclab_vmstat("pgpgin") >= 0 &&
-	       pclab_vmstat("no_such_counter") == -1,
-	       "this host's /proc/meminfo and /proc/vmstat are read");
+	EXPECT_TRUE(n == -1 && errno == ENOENT && v[0] == -1 && v[1] == -1,
+		    "an unreadable file: -1, ENOENT, every value -1");
+	EXPECT_TRUE(pclab_meminfo("MemTotal") > 0 && pclab_vmstat("pgpgin") >= 0 &&
+		    pclab_vmstat("no_such_counter") == -1,
+		    "this host's /proc/meminfo and /proc/vmstat are read");
 }
 
 static void put(const char *dir, const char *name, const char *text)
@@ -161,8 +161,8 @@ static void test_kswapd(void)
 	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
 		char comm[64];
 
-		tap_ok(pclab_is_kswapd(comms[i].comm) == comms[i].kswapd, "comm '%s' is %sa kswapd",
-		       shown(comms[i].comm, comm, sizeof(comm)), comms[i].kswapd ? "" : "not ");
+		EXPECT_EQ(comms[i].kswapd, pclab_is_kswapd(comms[i].comm), "comm '%s' is %sa kswapd",
+			  shown(comms[i].comm, comm, sizeof(comm)), comms[i].kswapd ? "" : "not ");
 	}
 
 	/* a fake procfs: kswapd of two nodes, a kcompactd, and noise */
@@ -178,21 +178,20 @@ static void test_kswapd(void)
 	put("proc/61", "comm", "kswapd2\n");	/* a thread gone before its stat is read */
 	snprintf(proc, sizeof(proc), "%s/proc", scratch);
 	n = pclab_kswapd_find(&k, proc);
-	tap_ok(n == 3, "fake procfs: the three kswapd threads, every node's (%d)", n);
-	tap_ok(pclab_kswapd_ticks(&k) == 57,
-	       "fake procfs: kswapd CPU is the sum over nodes, 42 + 15 ticks (%lld)",
-	       pclab_kswapd_ticks(&k));
+	EXPECT_EQ(3, n, "fake procfs: the three kswapd threads, every node's (%d)", n);
+	EXPECT_EQ(57, pclab_kswapd_ticks(&k),
+		  "fake procfs: kswapd CPU is the sum over nodes, 42 + 15 ticks (%lld)",
+		  pclab_kswapd_ticks(&k));
 	snprintf(proc, sizeof(proc), "%s/proc/1", scratch);
 	n = pclab_kswapd_find(&k, proc);
-	tap_ok(n == 0 && pclab_kswapd_ticks(&k) == -1, "no kswapd threads: no CPU time, -1");
-	tap_ok(pclab_kswapd_find(&k, NULL) >= 0 && !strcmp(k.proc, "/proc"),
-	       "the real /proc by default (%d kswapd threads here)", k.nr);
+	EXPECT_TRUE(n == 0 && pclab_kswapd_ticks(&k) == -1, "no kswapd threads: no CPU time, -1");
+	EXPECT_TRUE(pclab_kswapd_find(&k, NULL) >= 0 && !strcmp(k.proc, "/proc"),
+		    "the real /proc by default (%d kswapd threads here)", k.nr);
 
-	tap_ok(pclab_stat_ticks("57 (kswapd 0) (x)) S 2 0 0 0 -1 2129984 0 0 0 0 40 2 0 0 20 0 1") ==
-		       42,
-	       "/proc/PID/stat: utime + stime after a comm with spaces and parentheses");
-	tap_ok(pclab_stat_ticks("garbage") == -1 && pclab_stat_ticks("1 (x) S 2") == -1,
-	       "/proc/PID/stat: garbage and a cut-off line are refused");
+	EXPECT_EQ(42, pclab_stat_ticks("57 (kswapd 0) (x)) S 2 0 0 0 -1 2129984 0 0 0 0 40 2 0 0 20 0 1"),
+		  "/proc/PID/stat: utime + stime after a comm with spaces and parentheses");
+	EXPECT_TRUE(pclab_stat_ticks("garbage") == -1 && pclab_stat_ticks("1 (x) S 2") == -1,
+		    "/proc/PID/stat: garbage and a cut-off line are refused");
 }
 
 /* What a writer printed, as a string; the caller frees it.  The call may be a block. */
@@ -208,7 +207,7 @@ static void expect(const char *got, const char *want, const char *what)
 {
 	char g[512], w[512];
 
-	if (!tap_ok(!strcmp(got, want), "%s", what))
+	if (!EXPECT_STREQ(want, got, "%s", what))
 		tap_diag("got  [%s]\n# want [%s]", shown(got, g, sizeof(g)), shown(want, w, sizeof(w)));
 }
 
@@ -286,11 +285,11 @@ static void test_csv_json(void)
 	       "\"empty\":{},\"ev_add\":3}\n",
 	       "JSON object: nested object, null for unknown and NaN");
 	free(buf);
-	tap_ok(!t.overflow && t.n == 11, "eleven values, no overflow");
+	EXPECT_TRUE(!t.overflow && t.n == 11, "eleven values, no overflow");
 	pclab_table_init(&t, v, 1);
 	pclab_add_uint(&t, "a", 1);
 	pclab_add_uint(&t, "b", 2);
-	tap_ok(t.overflow && t.n == 1, "a value past the table's room is counted as an overflow");
+	EXPECT_TRUE(t.overflow && t.n == 1, "a value past the table's room is counted as an overflow");
 }
 
 /* Nesting, numbers, keys and misuse of the streaming writer, pclab/json.h */
@@ -321,7 +320,7 @@ static void test_json(void)
 	});
 	expect(buf, "{\"a\":[1,{\"b\":[]},[]],\"c\":{}}\n\"next line\"\n",
 	       "JSON writer: nested objects and arrays, commas and closing; a line per top-level value");
-	tap_ok(ok, "JSON writer: a balanced text is ok");
+	EXPECT_TRUE(ok, "JSON writer: a balanced text is ok");
 	free(buf);
 
 	CAPTURE(buf, {
@@ -348,7 +347,7 @@ static void test_json(void)
 	       "\"t\":true,\"f\":false,\"n\":null,\"k\\\"ey\\u000a\":\"v\"}\n",
 	       "JSON writer: integers to their limits, decimals per value, null for NaN and "
 	       "infinities, booleans, keys escaped");
-	tap_ok(ok, "JSON writer: NaN and infinities are no misuse");
+	EXPECT_TRUE(ok, "JSON writer: NaN and infinities are no misuse");
 	free(buf);
 
 	CAPTURE(buf, {
@@ -356,7 +355,7 @@ static void test_json(void)
 		pclab_json_end(&j);
 		ok = pclab_json_ok(&j);
 	});
-	tap_ok(!ok && !*buf, "JSON writer: an end with nothing open is a misuse and writes nothing");
+	EXPECT_TRUE(!ok && !*buf, "JSON writer: an end with nothing open is a misuse and writes nothing");
 	free(buf);
 
 	CAPTURE(buf, {
@@ -367,7 +366,7 @@ static void test_json(void)
 		pclab_json_end(&j);
 		ok = pclab_json_ok(&j);
 	});
-	tap_ok(!ok, "JSON writer: a value without its key in an object is a misuse");
+	EXPECT_TRUE(!ok, "JSON writer: a value without its key in an object is a misuse");
 	expect(buf, "{\"a\":2}\n", "JSON writer: a value without its key is left out");
 	free(buf);
 
@@ -379,7 +378,7 @@ static void test_json(void)
 		pclab_json_end(&j);
 		ok = pclab_json_ok(&j);
 	});
-	tap_ok(!ok, "JSON writer: a key in an array is a misuse");
+	EXPECT_TRUE(!ok, "JSON writer: a key in an array is a misuse");
 	expect(buf, "[2]\n", "JSON writer: a value with a key in an array is left out");
 	free(buf);
 
@@ -388,7 +387,7 @@ static void test_json(void)
 		pclab_json_string(&j, "top", "x");
 		ok = pclab_json_ok(&j);
 	});
-	tap_ok(!ok && !*buf, "JSON writer: a key at the top level is a misuse");
+	EXPECT_TRUE(!ok && !*buf, "JSON writer: a key at the top level is a misuse");
 	free(buf);
 
 	CAPTURE(buf, {
@@ -398,7 +397,7 @@ static void test_json(void)
 		pclab_json_end(&j);
 		ok = !ok && pclab_json_ok(&j);
 	});
-	tap_ok(ok, "JSON writer: not ok while an object is open, ok once it is closed");
+	EXPECT_TRUE(ok, "JSON writer: not ok while an object is open, ok once it is closed");
 	free(buf);
 
 	CAPTURE(buf, {
@@ -409,9 +408,9 @@ static void test_json(void)
 			pclab_json_end(&j);
 		ok = pclab_json_ok(&j);
 	});
-	tap_ok(!ok, "JSON writer: nesting past PCLAB_JSON_DEPTH is a misuse");
-	tap_ok(strlen(buf) == 2 * PCLAB_JSON_DEPTH + 1,
-	       "JSON writer: the array past PCLAB_JSON_DEPTH is left out, the others closed");
+	EXPECT_TRUE(!ok, "JSON writer: nesting past PCLAB_JSON_DEPTH is a misuse");
+	EXPECT_EQ(2 * PCLAB_JSON_DEPTH + 1, strlen(buf),
+		  "JSON writer: the array past PCLAB_JSON_DEPTH is left out, the others closed");
 	free(buf);
 
 	unwritable = fopen("/dev/null", "r");
@@ -421,7 +420,7 @@ static void test_json(void)
 	}
 	pclab_json_init(&j, unwritable);
 	pclab_json_null(&j, NULL);
-	tap_ok(!pclab_json_ok(&j), "JSON writer: an error of the FILE is not ok");
+	EXPECT_TRUE(!pclab_json_ok(&j), "JSON writer: an error of the FILE is not ok");
 	fclose(unwritable);
 }
 
@@ -430,9 +429,9 @@ static void test_clock(void)
 	double t0 = pclab_now(), t1 = pclab_now();
 	struct timespec ts = pclab_timespec(1.25), neg = pclab_timespec(-3);
 
-	tap_ok(t0 > 0 && t1 >= t0, "the monotonic clock does not go back");
-	tap_ok(ts.tv_sec == 1 && ts.tv_nsec == 250000000, "1.25 s is 1 s and 250000000 ns");
-	tap_ok(neg.tv_sec == 0 && neg.tv_nsec == 0, "a negative time is no time");
+	EXPECT_TRUE(t0 > 0 && t1 >= t0, "the monotonic clock does not go back");
+	EXPECT_TRUE(ts.tv_sec == 1 && ts.tv_nsec == 250000000, "1.25 s is 1 s and 250000000 ns");
+	EXPECT_TRUE(neg.tv_sec == 0 && neg.tv_nsec == 0, "a negative time is no time");
 }
 
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -458,14 +457,14 @@ static void test_cachestat(void)
 	if (pclab_cachestat(fd, 0, 0, &cs) && errno == ENOSYS) {
 		tap_skip("this kernel has no cachestat(2)", "cachestat of a new file");
 	} else {
-		tap_ok(cs.nr_cache == 3, "cachestat: a file just written has its 3 pages cached (%llu)",
-		       (unsigned long long)cs.nr_cache);
-		tap_ok(!pclab_cachestat(fd, 4096, 4096, &cs) && cs.nr_cache == 1,
-		       "cachestat: a range of one page");
+		EXPECT_EQ(3, cs.nr_cache, "cachestat: a file just written has its 3 pages cached (%llu)",
+			  (unsigned long long)cs.nr_cache);
+		EXPECT_TRUE(!pclab_cachestat(fd, 4096, 4096, &cs) && cs.nr_cache == 1,
+			    "cachestat: a range of one page");
 	}
 	close(fd);
-	tap_ok(pclab_cachestat(-1, 0, 0, &cs) == -1 && (errno == EBADF || errno == ENOSYS),
-	       "cachestat: a bad descriptor is refused with errno");
+	EXPECT_TRUE(pclab_cachestat(-1, 0, 0, &cs) == -1 && (errno == EBADF || errno == ENOSYS),
+		    "cachestat: a bad descriptor is refused with errno");
 }
 
 /* the name pclab_pseudo_fs() gives the file at path ("" for none), or "unopened" */
@@ -486,17 +485,17 @@ static void test_pseudo_fs(void)
 	char path[sizeof(scratch) + 16];
 	int fd;
 
-	tap_ok(!strcmp(pseudo_fs_of("/proc/meminfo"), "proc"), "/proc/meminfo is on proc (%s)",
-	       pseudo_fs_of("/proc/meminfo"));
-	tap_ok(!strcmp(pseudo_fs_of("/sys/kernel/mm"), "sysfs"), "/sys/kernel/mm is on sysfs (%s)",
-	       pseudo_fs_of("/sys/kernel/mm"));
+	EXPECT_STREQ("proc", pseudo_fs_of("/proc/meminfo"), "/proc/meminfo is on proc (%s)",
+		     pseudo_fs_of("/proc/meminfo"));
+	EXPECT_STREQ("sysfs", pseudo_fs_of("/sys/kernel/mm"), "/sys/kernel/mm is on sysfs (%s)",
+		     pseudo_fs_of("/sys/kernel/mm"));
 	snprintf(path, sizeof(path), "%s/plain", scratch);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0)
 		close(fd);
-	tap_ok(!strcmp(pseudo_fs_of(path), ""), "a file of the scratch directory is on no "
-	       "pseudo-filesystem (%s)", pseudo_fs_of(path));
-	tap_ok(!pclab_pseudo_fs(-1), "a bad descriptor: no pseudo-filesystem named");
+	EXPECT_STREQ("", pseudo_fs_of(path), "a file of the scratch directory is on no "
+		     "pseudo-filesystem (%s)", pseudo_fs_of(path));
+	EXPECT_TRUE(!pclab_pseudo_fs(-1), "a bad descriptor: no pseudo-filesystem named");
 }
 
 int main(void)

@@ -33,23 +33,6 @@ static inline void tap_diag(const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Records one check; returns cond so callers can stop on a failure. */
-static inline int tap_ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tap_count++;
-	if (!cond)
-		tap_failures++;
-	printf("%s %d - ", cond ? "ok" : "not ok", tap_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	return cond;
-}
-
 static inline void tap_skip(const char *reason, const char *fmt, ...)
 {
 	va_list ap;
@@ -77,8 +60,13 @@ static inline void tap_skip(const char *reason, const char *fmt, ...)
  */
 #define EXPECT_TRUE(cond, ...) tap_check(!!(cond), __FILE__, __LINE__, #cond, __VA_ARGS__)
 #define TAP_SIGNED(x) (((__typeof__(x))-1) < (__typeof__(x))1)
+/* integers, enums and pointers only: a double would be cut to an integer */
+#define TAP_INTEGER(x) _Static_assert(_Generic((x) + 0, float: 0, double: 0, long double: 0, \
+					       default: 1), "EXPECT_EQ compares integers")
 #define EXPECT_EQ(expected, seen, ...)                                                        \
 	__extension__({                                                                       \
+		TAP_INTEGER(expected);                                                        \
+		TAP_INTEGER(seen);                                                            \
 		__typeof__(expected) tap_e_ = (expected);                                     \
 		__typeof__(seen) tap_s_ = (seen);                                             \
 		tap_check_eq((unsigned long long)tap_e_ == (unsigned long long)tap_s_,        \
