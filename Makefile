@@ -279,6 +279,10 @@ COMMON_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 # the stamps of the trees they come from stand for them.
 depfile = $(patsubst $(B)/%,$(B)/dep/%.d,$@)
 DEPFLAGS = -MMD -MP -MF $(depfile)
+# A .d also names the source it was compiled from; should that source
+# move or go (a .d of an older tree), its output is rebuilt from what its
+# rule names now, as -MP does for a header, not refused ("No rule").
+%.c: ;
 # Every C output depends on this file, which changes with the flags (below
 # pcviz.mk's include): new flags rebuild, and so does an output built before
 # it had a .d.
@@ -343,14 +347,14 @@ GUEST_CC := gcc
 # The guest suites are written on the kernel's kselftest harness
 # (tools/testing/selftests/kselftest_harness.h in the extracted tree).
 KSELFTEST := $(KSRC)/tools/testing/selftests
-GUEST_CFLAGS := $(COMMON_CFLAGS) -static -isystem $(B)/headers/include -Iinclude -Itests/lib
+GUEST_CFLAGS := $(COMMON_CFLAGS) -static -isystem $(B)/headers/include -Iinclude -Itests/lib/both -Itests/lib/guest
 GUEST_TEST_SRCS := $(sort $(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(B)/guest/tests/%,$(GUEST_TEST_SRCS))
 # The scripts the guest runs of labs/ and bench/: nothing else of them
 # (handouts, answer keys, solutions, the host's scripts) enters the guest.
 GUEST_LAB_FILES := $(sort $(wildcard labs/live.sh labs/lib/guest.sh labs/lib/proc.sh \
 	labs/lab*/guest.sh labs/exercises/*/check.sh labs/kernel-exercises/guest.sh)) bench/guest.sh
-GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/*.sh tests/fixtures/*/*)) \
+GUEST_TEST_SCRIPTS := $(sort $(wildcard tests/guest/*.sh tests/lib/both/* tests/lib/guest/* tests/fixtures/*/*)) \
 	tests/run-guest-suites tests/soak
 
 # Suites that must fail, for tests/vm/harness.sh: built like the guest
@@ -409,14 +413,14 @@ $(B)/host/tools-asan-obj/%.o: tools/%.c $(CFLAGS_FILE)
 define host_test_cc
 	@echo "  HOSTCC  $@"
 	$(Q)mkdir -p $(@D) $(dir $(depfile))
-	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) $(DEPFLAGS) -Iinclude -Itests/lib -o $@ $(filter %.c %.o %.a,$^) -lm
+	$(Q)gcc $(HOST_CFLAGS) $(SANITIZE) $(DEPFLAGS) -Iinclude -Itests/lib/both -o $@ $< $(filter %.o %.a,$^) -lm
 endef
 
-$(B)/host/iolab-unit: tests/host/iolab-unit.c $(IOLAB_UNIT_OBJS) $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
+$(B)/host/iolab-unit: tools/iolab/tests/iolab-unit.c $(IOLAB_UNIT_OBJS) $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
 	$(host_test_cc)
 
 # lib/'s unit tests, fixtures included (tests/host/lib.sh)
-$(B)/host/lib-unit: tests/host/lib-unit.c $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
+$(B)/host/lib-unit: lib/tests/lib-unit.c $(LIBPCLAB_ASAN) $(CFLAGS_FILE)
 	$(host_test_cc)
 
 include pcviz/pcviz.mk
@@ -445,7 +449,9 @@ GUEST_INPUTS := $(B)/guest/inputs.stamp
 $(GUEST_INPUTS): $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TEST_SCRIPTS) $(GUEST_LAB_FILES)
 	@echo "  INPUTS  $(B)/guest/inputs"
 	$(Q)rm -rf $(B)/guest/inputs && mkdir -p $(B)/guest/inputs/tests/suites
-	$(Q)cp -a tests/lib tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/inputs/tests/
+	$(Q)mkdir -p $(B)/guest/inputs/tests/lib
+	$(Q)cp -a tests/lib/both tests/lib/guest $(B)/guest/inputs/tests/lib/
+	$(Q)cp -a tests/fixtures tests/run-guest-suites tests/soak $(B)/guest/inputs/tests/
 	$(Q)cp -a $(B)/guest/fixtures/. $(B)/guest/inputs/tests/fixtures/
 	$(Q)cp -a $(wildcard tests/guest/*.sh) $(GUEST_TESTS) $(B)/guest/inputs/tests/suites/
 	$(Q)cp -a --parents $(GUEST_LAB_FILES) $(B)/guest/inputs/
@@ -517,7 +523,7 @@ soak: $(KIMAGE_debug) $(INITRAMFS) | $(DEPS_STAMP)
 
 # --- Labs --------------------------------------------------------------------
 
-# The host's pcviz decodes the labs' traces (labs/lib.sh: trace_fact).
+# The host's pcviz decodes the labs' traces (labs/lib/facts.sh: trace_fact).
 ##@ Start here
 ## make lab1 ... lab6: run a lab (labs/labN/README.md); the first make lab1 installs
 ## the packages and builds what the labs need
@@ -525,7 +531,7 @@ $(LABS): %: $(KIMAGE_release) $(INITRAMFS) $(B)/host/pcviz
 	$(Q)labs/$@/run
 
 # Grading reads results/labN only: no kernel, no boot; the host's pcviz
-# decodes the labs' traces again (labs/lib.sh: derive, trace_fact).
+# decodes the labs' traces again (labs/lib/facts.sh: trace_fact).
 ## make grade-lab1 ... grade-lab6: grade a lab's last run again (no boot)
 $(GRADE_LABS): grade-%: $(B)/host/pcviz | $(DEPS_STAMP)
 	$(Q)GRADE=1 labs/$*/run

@@ -81,12 +81,12 @@ $(PCVIZ_ASAN_TESTS): $(B)/host/pcviz-asan-tests/%: $(B)/host/pcviz-asan-obj/test
 $(PCVIZ_TEST_OBJS): $(B)/host/pcviz-obj/tests/%.o: pcviz/tests/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D) $(dir $(depfile))
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib $(DEPFLAGS) -c -o $@ $<
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) -Ipcviz -Itests/lib/both $(DEPFLAGS) -c -o $@ $<
 
 $(PCVIZ_ASAN_TEST_OBJS): $(B)/host/pcviz-asan-obj/tests/%.o: pcviz/tests/%.c $(CFLAGS_FILE) | $(DEPS_STAMP)
 	@echo "  CC      $@"
 	$(Q)mkdir -p $(@D) $(dir $(depfile))
-	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib $(DEPFLAGS) -c -o $@ $<
+	$(Q)gcc $(PCVIZ_HOST_CFLAGS) $(SANITIZE) -Ipcviz -Itests/lib/both $(DEPFLAGS) -c -o $@ $<
 
 # make check runs the host tests of pcviz (tests/host/pcviz-*.sh), the
 # sanitizer builds among them.

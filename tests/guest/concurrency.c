@@ -13,7 +13,7 @@
  * Usage: [PCLAB_SECONDS=SECONDS] concurrency [kselftest options]
  * (the environment, because the harness owns the command line)
  */
-#include "pclab.h"
+#include "suite.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -12,7 +12,7 @@
  * One fixture variant per filesystem; the kselftest harness runs each test
  * in its own process, with a time limit.
  */
-#include "pclab.h"
+#include "suite.h"
 
 #include <liburing.h>
 #include <poll.h>

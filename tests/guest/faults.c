@@ -8,7 +8,7 @@
  * kernel log must stay free of warnings (the host checks it).  One fixture
  * variant: the disk that the guest mounts for fault injection.
  */
-#include "pclab.h"
+#include "suite.h"
 
 #include <sys/sysmacros.h>
 #include <sys/wait.h>

@@ -12,7 +12,7 @@
  * Usage: [PCLAB_SEED=SEED] [PCLAB_OPS=OPS] integrity [kselftest options]
  * (the environment, because the harness owns the command line)
  */
-#include "pclab.h"
+#include "suite.h"
 
 #include <liburing.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 #!/bin/sh
 # iolab does what each mode claims: the evidence is in the page cache and
 # the kernel's counters, not in iolab's own report.  Also its input checks.
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
 # shellcheck source=../../labs/lib/proc.sh
 . /usr/share/pclab/labs/lib/proc.sh
 

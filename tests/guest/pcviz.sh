@@ -7,8 +7,8 @@
 # a trace; tracing hygiene: the tracefs instance gone after a normal exit and
 # after SIGTERM, SIGINT and SIGHUP, stale instances of dead viewers removed,
 # no events left enabled; no events, and why, for a user who is not root.
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
 LAB=pcviz-test
 # shellcheck source=../../labs/lib/guest.sh
 . /usr/share/pclab/labs/lib/guest.sh

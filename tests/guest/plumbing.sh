@@ -2,8 +2,8 @@
 # In-guest checks of the plumbing every other test relies on: mounts,
 # scratch filesystems, results channel, tracefs, trace-cmd, perf, and the
 # kernel options the project needs.
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
 # shellcheck source=../../labs/lib/proc.sh
 . /usr/share/pclab/labs/lib/proc.sh
 
@@ -30,6 +30,15 @@ done
 
 echo "written in the guest" >/results/plumbing.txt
 ok "test -s /results/plumbing.txt" "the results channel is writable"
+
+# The inputs share: read-only in the guest's mount, and on the host's side
+# too (QEMU's readonly=on), which a guest that remounts it meets.
+is "$(mounted_fstype /usr/share/pclab)" 9p "/usr/share/pclab is mounted as 9p"
+ok "test -x /usr/lib/pclab/tests/run-guest-suites" "/usr/lib/pclab/tests is the share's test tree"
+mount -o remount,rw /usr/share/pclab 2>/dev/null
+ok "! touch /usr/share/pclab/tests/written-by-the-guest" \
+	"the inputs share refuses a write, even remounted read-write"
+mount -o remount,ro /usr/share/pclab 2>/dev/null
 
 for opt in CONFIG_IO_URING CONFIG_MEMCG CONFIG_CACHESTAT_SYSCALL CONFIG_PROC_PAGE_MONITOR \
 	CONFIG_FTRACE_SYSCALLS CONFIG_KPROBE_EVENTS CONFIG_PERF_EVENTS CONFIG_FAILSLAB \

@@ -6,7 +6,7 @@
  * variant per filesystem; each test starts from a fresh 8 MiB file of
  * pattern 1, on the disk and not cached, and a trace instance of its own.
  */
-#include "pclab.h"
+#include "suite.h"
 
 #define FILE_SIZE (8 * MiB)
 #define FILE_PAGES (FILE_SIZE / PAGE)

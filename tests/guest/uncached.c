@@ -6,7 +6,7 @@
  * variant per filesystem; each test starts from a fresh 8 MiB file of
  * pattern 1, on the disk and not cached.
  */
-#include "pclab.h"
+#include "suite.h"
 
 #include <liburing.h>
 #include <sys/sysmacros.h>

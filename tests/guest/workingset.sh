@@ -7,8 +7,8 @@
 # again, which refaults it.  Sized by memory, not by time.  Both files are
 # sparse: reading a hole caches a zeroed folio like any other, without
 # the disk.
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
 # shellcheck source=../../labs/lib/proc.sh
 . /usr/share/pclab/labs/lib/proc.sh
 

@@ -4,8 +4,8 @@
 # shell script passes shellcheck, and the kernel tree is the packaged source
 # plus exactly the series in kernel/patches.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 cd "$top" || exit 1
 
 # make check has just built these; nothing may be left to do.
@@ -40,7 +40,7 @@ if [ -e build/guest/libpclab.a ] && [ -e build/host/lib-unit ] && [ -e "${suites
 			skip "$src is recompiled after exactly the headers it includes" "out of date already"
 			continue
 		fi
-		includes=$(gcc -MM -isystem build/headers/include -Iinclude -Itests/lib "$src" |
+		includes=$(gcc -MM -isystem build/headers/include -Iinclude -Itests/lib/both -Itests/lib/guest "$src" |
 			tr -s '\\ ' '\n')
 		wrong=
 		for h in "${headers[@]}"; do
@@ -58,12 +58,12 @@ if [ -e build/guest/libpclab.a ] && [ -e build/host/lib-unit ] && [ -e "${suites
 	else
 		fail "tools/iolab/iolab.h recompiles iolab, not pclab-rw" "$out"
 	fi
-	out=$(compiled -W tests/lib/tap.h build/host/lib-unit "${suites[@]}")
-	if grep -qx tests/host/lib-unit.c <<<"$out" &&
+	out=$(compiled -W tests/lib/both/tap.h build/host/lib-unit "${suites[@]}")
+	if grep -qx lib/tests/lib-unit.c <<<"$out" &&
 		! grep '^tests/guest/' <<<"$out" | grep -qvxF "$stale"; then
-		pass "tests/lib/tap.h recompiles the host's lib-unit, not the guest suites"
+		pass "tests/lib/both/tap.h recompiles the host's lib-unit, not the guest suites"
 	else
-		fail "tests/lib/tap.h recompiles the host's lib-unit, not the guest suites" "$out"
+		fail "tests/lib/both/tap.h recompiles the host's lib-unit, not the guest suites" "$out"
 	fi
 else
 	skip "header dependencies" "not built (make guest-programs build/host/lib-unit)"

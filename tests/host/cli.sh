@@ -15,8 +15,8 @@
 # with one option taken out of a man page and one added to a source: that
 # run must fail on exactly those two, or this test could not fail.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 tree=$top
 if [ "${1:-}" = --tree ] && [ -n "${2:-}" ]; then
 	tree=$2

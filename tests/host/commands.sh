@@ -7,8 +7,8 @@
 # reading the scripts: the first word at a command position (line start,
 # after | ; & ( $( then do else exec time !) that is a program on PATH.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 cd "$top" || exit 1
 
 # Words at a command position that are not commands the scripts run: awk

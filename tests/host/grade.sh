@@ -9,8 +9,8 @@
 # where grading reads or writes: each gets a clear verdict and the right
 # score, and no file outside the run is written.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 
 # write_lab1 WARM-READ-KIB: lab 1's facts for a 64 MiB file whose warm read
 # read WARM-READ-KIB from the disk (0 when it came from the cache)

@@ -8,8 +8,8 @@
 # scripts), and every /usr/share/pclab or /usr/lib/pclab path the project
 # names is in them.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 cd "$top" || exit 1
 inputs=build/guest/inputs
 

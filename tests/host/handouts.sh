@@ -10,8 +10,8 @@
 # lab script with a renamed check, and the patch names failing on a patch
 # that does not exist and on a bare number.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 cd "$top" || exit 1
 
 # handout_checks README: the names of its self-check list

@@ -3,8 +3,8 @@
 # scanner, the config checker, and the runner's and deps' input checks.
 # A harness that cannot fail is no harness, so most checks feed it failures.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 
 summary() { "$top/tests/tap-summary" "$@" | tail -n 1; }
 

@@ -3,8 +3,8 @@
 # student's source, is written to the file that tracks it, never run by the
 # shell, whatever it holds (quotes, $, backquotes, ;), and even under make -n.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 build=$tmp/build
 # the value as make holds it (make's own $$ is one $), then the command
 # line that gives it

@@ -4,8 +4,8 @@
 # numbers against fincore's.  The labs and guest suites read it by column
 # name (pclab-rw -S -O cached -n FILE), never by position.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 rw=$top/build/guest/bin/pclab-rw
 f=$tmp/f
 

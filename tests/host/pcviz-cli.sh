@@ -5,8 +5,8 @@
 # traced: every run on real files has --no-events, or runs as nobody (pcviz
 # then stops before touching tracefs).
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 bin=$top/build/host/pcviz
 guest_bin=$top/build/guest/bin/pcviz
 chmod 755 "$tmp"

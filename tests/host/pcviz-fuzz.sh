@@ -34,8 +34,8 @@
 #
 # Usage: pcviz-fuzz.sh [--keep DIR] [--all] [SEED...]   (DIR keeps the files)
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 asan=$top/build/host/pcviz-asan
 plain=$top/build/host/pcviz
 fixtures=$top/tests/fixtures/replay

@@ -7,8 +7,8 @@
 # for (a live run's is the unit tests', pcviz/tests/test-memcg.c).
 # No tracing: the synthetic source has no tracefs.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 bin=$top/build/host/pcviz
 sock=pcviz-ui-$$
 tm() { tmux -L "$sock" "$@"; }

@@ -5,8 +5,8 @@
 # AddressSanitizer and UBSan, where any report ends the test with a failure.
 # No tracing.  The TAP of every run is merged into one stream here.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 # a sanitizer report fails the run: no recovery, no leak tolerated
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 

@@ -7,8 +7,8 @@
 # the student's work with a manifest and refuses when there is none.
 # Nothing here boots: the boots are tests/vm/labs.sh's.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 
 # --- every number a handout asks for has a slot ----------------------------
 

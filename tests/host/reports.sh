@@ -10,8 +10,8 @@
 #   the guest's links to plain files; a stand-in run-vm leaves them, as a
 #   share without that mapping would.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 
 # report HIT-PCT-JSON: bench/run over a run whose only measured target is
 # the noisy neighbour's hit ratio; its row in $row, the status in $status

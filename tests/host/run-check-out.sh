@@ -4,8 +4,8 @@
 # other directory, a link or a file there is refused and kept.  Runs a copy
 # of run-check whose only host test is a stand-in that passes.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 copy=$tmp/tree
 mkdir -p "$copy/tests/host"
 cp "$top/tests/run-check" "$top/tests/tap-summary" "$copy/tests/"

@@ -5,8 +5,8 @@
 # made, that two runs of one NAME cannot clobber each other, that the
 # Makefile passes its variables intact, and the exit statuses and messages.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 gen_init_cpio=$top/build/host/gen_init_cpio
 if [ ! -x "$gen_init_cpio" ]; then
 	skip "run-vm with a stand-in QEMU" "$gen_init_cpio is not built (make kernel)"

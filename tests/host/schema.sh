@@ -18,8 +18,8 @@
 #      facts, stat, median, cstat and cmedian.  A key passed in a variable
 #      is not seen.
 set -eu
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 cd "$top"
 
 schema=tests/fixtures/schema

@@ -6,8 +6,8 @@
 # date, and apply-series dates each commit by its patch.  And each layer
 # ends where its branch says.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 tree=$top/build/linux
 
 if ! git -C "$tree" rev-parse -q --verify pclab >/dev/null 2>&1; then

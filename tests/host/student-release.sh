@@ -7,8 +7,8 @@
 # packages taken as made), `make grade` grades a run copied in and `make
 # handin` bundles it.  The script replaces only a directory it made.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 if ! git -C "$top" rev-parse --verify -q HEAD >/dev/null; then
 	skip "the student release" "$top is not a git checkout (a release itself?): the release is made from HEAD"
 	done_testing

@@ -9,8 +9,8 @@
 # read, a --size past the end of the file, a mapping past it, a file that
 # shrinks under the run, a FIFO, a directory, a device.
 set -u
-# shellcheck source=../lib/host.sh
-. "$(dirname "$0")/../lib/host.sh"
+# shellcheck source=../lib/host/preamble.sh
+. "$(dirname "$0")/../lib/host/preamble.sh"
 bin=$top/build/guest/bin
 file=$tmp/absent
 

@@ -10,10 +10,10 @@
 # kernel: the fix) full marks.  For every grading, the score line,
 # checks.jsonl and a second grading without a boot (GRADE=1) must agree.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
 
 # grade NAME VARIANT GRADER...: one run of the command GRADER..., whose
 # results are NAME's, as TAP tests.  The VARIANT solution must score full

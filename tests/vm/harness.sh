@@ -1,11 +1,11 @@
 #!/bin/bash
 # The harness must notice a failing in-guest test: run it on two suites that
-# fail on purpose, a shell one (tests/lib/tap.sh) and a C one on the kernel's
+# fail on purpose, a shell one (tests/lib/both/tap.sh) and a C one on the kernel's
 # kselftest harness, and check the verdicts, the summary line, the exit code
 # and what the C suite's TAP says about each failure.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${CHECK_RESULTS:-$top/results/check}/harness-selftest
 
@@ -36,8 +36,8 @@ has '^# tests/fixtures/failing/ksft-fails\.c:[0-9]+:expect_fails:this check fail
 has '^# tests/fixtures/failing/ksft-fails\.c:[0-9]+:expect_fails:an EXPECT does not end its test' \
 	"the test goes on after a failed EXPECT"
 has '^not ok 1 fails\.expect_fails$' "the test with the failed EXPECT is not ok"
-has '^# tests/lib/pclab\.h:[0-9]+:helper_fails:/nonexistent/pclab: No such file or directory$' \
-	"a failing pclab.h helper fails its test with file:line and the error"
+has '^# tests/lib/guest/suite\.h:[0-9]+:helper_fails:/nonexistent/pclab: No such file or directory$' \
+	"a failing suite.h helper fails its test with file:line and the error"
 has '^# tests/fixtures/failing/ksft-fails\.c:[0-9]+:helper_fails:teardown runs$' \
 	"... and the fixture's teardown still runs"
 has '^not ok 2 fails\.helper_fails$' "the test whose helper failed is not ok"

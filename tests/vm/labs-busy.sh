@@ -6,12 +6,12 @@
 # data and by the guest's measured speed, not by seconds, so the checks
 # must hold at any speed.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
-# shellcheck source=../lib/labs.sh
-. "$(dirname "$0")/../lib/labs.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
+# shellcheck source=../lib/host/labs.sh
+. "$(dirname "$0")/../lib/host/labs.sh"
 
 sh -c 'while :; do :; done' &
 hog=$!

@@ -4,12 +4,12 @@
 # and so is each lab's kernel log.  The labs whose checks depend on the
 # machine's speed run in labs-busy.sh instead, on a busy host.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
-# shellcheck source=../lib/labs.sh
-. "$(dirname "$0")/../lib/labs.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
+# shellcheck source=../lib/host/labs.sh
+. "$(dirname "$0")/../lib/host/labs.sh"
 
 for run in "$top"/labs/lab*/run; do
 	lab=$(basename "$(dirname "$run")")

@@ -3,10 +3,10 @@
 # gives it back when the lab ends, and the lab still grades itself.  Driven
 # through tmux, with everything the terminal showed logged by pipe-pane.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
 
 session=pclab-live-$$
 screen=$CHECK_RESULTS/live.screen

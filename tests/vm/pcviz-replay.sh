@@ -6,10 +6,10 @@
 # replays it through tmux.  The host kernel is not traced: the guest
 # records, the host only reads the file.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
 
 bin=$top/build/host/pcviz
 events="-e filemap:mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache \

@@ -3,10 +3,10 @@
 # propagation through run-vm and make, timeouts, trace.dat decoding on the
 # host, and an interactive shell driven through tmux.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
 
 extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT

@@ -2,10 +2,10 @@
 # make trace records the drop-behind events in the guest, and the host's
 # trace-cmd (libtraceevent 1.7) decodes every field, symbolic ones included.
 set -u
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
-# shellcheck source=../lib/vm.sh
-. "$(dirname "$0")/../lib/vm.sh"
+# shellcheck source=../lib/both/tap.sh
+. "$(dirname "$0")/../lib/both/tap.sh"
+# shellcheck source=../lib/host/vm.sh
+. "$(dirname "$0")/../lib/host/vm.sh"
 
 status=0
 RESULTS=$CHECK_RESULTS make -s -C "$top" trace KERNEL=debug NAME=trace-demo \

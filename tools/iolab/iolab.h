@@ -2,7 +2,7 @@
 /*
  * iolab's parts that need no kernel: option parsing, the latency histogram
  * and PSI parsing.  Kept apart from the I/O loop so that the host's unit
- * tests (tests/host/iolab-unit.c) can exercise them.  /proc/meminfo and
+ * tests (tools/iolab/tests/iolab-unit.c) can exercise them.  /proc/meminfo and
  * /proc/vmstat are lib/'s (pclab/sysstat.h).
  */
 #ifndef IOLAB_H

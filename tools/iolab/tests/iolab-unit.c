@@ -2,12 +2,12 @@
 /*
  * Unit tests of iolab's kernel-free parts: option parsing, the latency
  * histogram's percentiles and the PSI parser.  Run by tests/host/iolab.sh.
- * lib/'s size and /proc parsers are tested by tests/host/lib-unit.c.
+ * lib/'s size and /proc parsers are tested by lib/tests/lib-unit.c.
  */
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "../../tools/iolab/iolab.h"
+#include "../iolab.h"
 #include "tap.h"
 
 /* Parses a command line given as one string of words. */

@@ -5,8 +5,8 @@
  * cachestat(2) (lib/'s) and mincore(2), test files with a known pattern, and
  * the RWF_UNCACHED flag from the patched UAPI headers.  Linked with lib/.
  */
-#ifndef PCLAB_H
-#define PCLAB_H
+#ifndef PCLAB_TEST_SUITE_H
+#define PCLAB_TEST_SUITE_H
 
 #define _GNU_SOURCE
 #include <errno.h>
