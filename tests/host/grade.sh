@@ -279,6 +279,13 @@ write_lab1 65536
 LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
 is "$(jq -r '.labs[0] | "\(.passed)/\(.checks | length)"' "$tmp/grade/grade.json")" 5/6 \
 	"a failed check costs its point"
+# whose work each point measures: ucat's run (6 of 7) is the student's, lab 1's
+# self-checks (5 of 6) are the run's
+ok "grep -q '^  Your work: 6/7 (the exercises and the kernel track' '$tmp/grade.out'" \
+	"make grade says the student's own work apart: ucat's 6/7"
+ok "grep -q '^  The labs ran: 5/6 (' '$tmp/grade.out'" "... and the labs' self-checks apart: lab 1's 5/6"
+is "$(jq -c '[.your_work, .labs_ran]' "$tmp/grade/grade.json")" \
+	'[{"passed":6,"points":7},{"passed":5,"points":6}]' "... and so does grade.json"
 # the predictions kept with the run: counted apart, never in the score
 score=$(grep '^Score:' "$tmp/grade.out")
 printf 'cold_read_cache_growth_mib: 64\nwarm_read_disk_mib: 30\n' >"$tmp/lab1/predictions.md"
