@@ -4,8 +4,10 @@
 # checks graded and the predictions scored.
 #
 #   lab_finished NAME       say so unless the guest recorded fact NAME (its
-#                           last): the run is then not reported, and fails,
-#                           but still graded (its missing facts are MISSING)
+#                           last), or if the guest's clock was jiffies (fact
+#                           clocksource): the run is then not reported, and
+#                           fails, but still graded (its missing facts are
+#                           MISSING)
 #   lab_grade               the last step of every grader: the lab's own
 #                           derive (if it defines one: the facts the host
 #                           derives from the run's files, host_fact each,
@@ -21,13 +23,24 @@
 #                           did not finish (a prediction's miss is no
 #                           failure)
 
-lab_unfinished=0
+lab_invalid=0
 grader_dir=$(cd "$(dirname "$0")" && pwd)
 
 lab_finished() {
-	[ "$(fact "$1")" = - ] || return 0
-	echo "$LAB: the guest did not finish; see $out/console.log" >&2
-	lab_unfinished=1
+	if [ "$(fact "$1")" = - ]; then
+		echo "$LAB: the guest did not finish; see $out/console.log" >&2
+		lab_invalid=1
+	fi
+	# A guest that could not calibrate its TSC (a host too busy at boot)
+	# keeps a tick-based clock: every time it measures is a whole number of
+	# 1-4 ms ticks, and a latency or a rate is an artefact of that step.
+	case "$(fact clocksource)" in
+	jiffies | refined-jiffies)
+		echo "$LAB: the guest's clock was $(fact clocksource), which counts in 1-4 ms ticks: the" \
+			"run's times and rates are artefacts of that step; run it again on a quieter host" >&2
+		lab_invalid=1
+		;;
+	esac
 }
 
 lab_grade() {
@@ -41,8 +54,8 @@ lab_grade() {
 	if declare -F derive >/dev/null; then derive; fi
 	replace_file "$host_facts" <"$derived"
 	if [ "${GRADE:-0}" != 1 ] && declare -F report >/dev/null; then
-		if [ "$lab_unfinished" = 1 ]; then
-			echo "$LAB: no report: the run did not finish"
+		if [ "$lab_invalid" = 1 ]; then
+			echo "$LAB: no report: the run did not finish, or its clock was coarse"
 		else
 			report
 		fi
@@ -62,6 +75,6 @@ lab_grade() {
 	predictions_report "$graded"
 	[ "${GRADE:-0}" = 1 ] || [ ! -r "$questions" ] || answers_template
 	jq -e '[.checks[] | select(.passed | not)] == []' "$graded" >/dev/null || status=1
-	[ "$lab_unfinished" = 0 ] || status=1
+	[ "$lab_invalid" = 0 ] || status=1
 	return "$status"
 }

@@ -96,6 +96,11 @@ fact() {
 		'{name: $name, value: ($value | try fromjson catch $value)}' >>"$results"
 }
 
+# The clock every time of the run rests on (lab_finished on the host fails
+# a run on jiffies)
+fact clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null ||
+	echo unknown)"
+
 json() {
 	jq -r --arg name "$1" --arg key "${2:-}" \
 		'select(.name == $name) | .value | if $key == "" then . else getpath($key | split(".")) end' "$results" |

@@ -60,6 +60,19 @@ GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out" 2>&1
 is "$?" 1 "a run cut short (its last fact missing): status 1"
 ok "grep -q 'the guest did not finish' '$tmp/out'" "... named as such"
 
+# a run on a tick-based clock: its times mean nothing, and it fails saying so
+for clock in tsc jiffies; do
+	write_lab1 0
+	echo "{\"name\": \"clocksource\", \"value\": \"$clock\"}" >>"$tmp/lab1/results.jsonl"
+	status=0
+	GRADE=1 LAB_RESULTS=$tmp "$top/labs/lab1/run" >"$tmp/out.$clock" 2>&1 || status=$?
+	echo "$status" >"$tmp/status.$clock"
+done
+is "$(cat "$tmp/status.tsc")" 0 "a run on the TSC clock grades as ever"
+is "$(cat "$tmp/status.jiffies")" 1 "a run on the jiffies clock fails"
+ok "grep -q \"the guest's clock was jiffies, which counts in 1-4 ms ticks\" '$tmp/out.jiffies'" \
+	"... naming the clock and why"
+
 write_lab1 0
 LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
 is "$?" 1 "labs/grade with only lab 1 run: status 1"
