@@ -33,6 +33,13 @@ LAB_FS=${LAB_FS:-ext4}
 case "$LAB_DATA_MIB" in '' | *[!0-9]*) echo "$LAB: LAB_DATA_MIB must be a number of MiB" >&2; exit 2 ;; esac
 case "$LAB_SECONDS" in '' | *[!0-9]*) echo "$LAB: LAB_SECONDS must be a whole number" >&2; exit 2 ;; esac
 case "$LAB_FS" in ext4 | xfs) ;; *) echo "$LAB: LAB_FS must be ext4 or xfs" >&2; exit 2 ;; esac
+# A lab writes at most twice its data set to the scratch disk (a file of
+# it, and as much again in the streams of labs 2 and 3), which run-vm
+# makes sparse: sized to that, and refused where the host cannot hold it
+# rather than failing with I/O errors in the guest.  (run-vm's default is
+# 8 GiB, too small for the data set of MEM=2048.)
+lab_disk_mib=$((2 * LAB_DATA_MIB + 1024))
+[ "$lab_disk_mib" -ge 8192 ] || lab_disk_mib=8192
 
 lab_vm() {
 	local extra_opt=()
@@ -58,6 +65,15 @@ lab_vm() {
 		echo "$LAB: the previous run is kept in $kept$(
 			[ ! -x "$top/labs/$LAB/run" ] || echo " (make $LAB-compare sets the runs side by side)")"
 	fi
+	local free_mib
+	mkdir -p "$top/build/vm"
+	free_mib=$(($(df -Pk "$top/build/vm" | awk 'NR == 2 { print $4 }') / 1024))
+	if [ "$free_mib" -lt $((2 * LAB_DATA_MIB)) ]; then
+		echo "$LAB: the data set ($LAB_DATA_MIB MiB) needs up to $((2 * LAB_DATA_MIB)) MiB on the host's" \
+			"disk, which has $free_mib MiB free under build/vm: free some, or set LAB_DATA_MIB lower" \
+			"(at least twice MEM to go past the cache)" >&2
+		exit 2
+	fi
 	echo "$LAB: booting the pclab kernel (MEM=$mem_mib MiB, LAB_FS=$LAB_FS)"
 	local v vars=""
 	# the labs' own knobs (LAB4_DIRTY_MIB, LAB5_HOT_MIB, ...) go along
@@ -71,13 +87,15 @@ lab_vm() {
 			exit 2
 		fi
 		echo "$LAB: LIVE=1: pcviz shows the lab's files while it runs (q closes pcviz; the lab goes on)"
-		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" "${extra_opt[@]}" -- \
+		"$top/initramfs/run-vm" -I -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -s "${lab_disk_mib}M" \
+			"${extra_opt[@]}" -- \
 			"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars" \
 			"/usr/share/pclab/labs/live.sh $1"
 		run_fact
 		return
 	fi
-	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" "${extra_opt[@]}" -- \
+	"$top/initramfs/run-vm" -k "$LAB_KERNEL" -n "$LAB" -o "$results_root" -s "${lab_disk_mib}M" \
+		"${extra_opt[@]}" -- \
 		"LAB_DATA_MIB=$LAB_DATA_MIB LAB_SECONDS=$LAB_SECONDS LAB_FS=$LAB_FS$vars $1"
 	run_fact
 }

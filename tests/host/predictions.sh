@@ -129,6 +129,10 @@ rm -rf "$tmp/r"
 lab1 PREDICT=skip
 ok "[ $status != 0 ] && [ $status != 1 ] && grep -q booting '$tmp/out' && [ ! -e '$form' ]" \
 	"PREDICT=skip boots without predictions (status $status: no kernel here), and writes no form"
+lab1 PREDICT=skip LAB_DATA_MIB=999999999
+ok "[ $status = 2 ] && grep -q 'needs up to 1999999998 MiB on the host.s disk, which has [0-9]* MiB free' '$tmp/out' &&
+	grep -q 'set LAB_DATA_MIB lower' '$tmp/out' && ! grep -q booting '$tmp/out'" \
+	"a data set the host's disk cannot hold is refused before the boot, naming LAB_DATA_MIB: status $status"
 lab1 PREDICT=yes
 ok "[ $status = 2 ] && grep -q 'PREDICT takes one value, skip' '$tmp/out'" "PREDICT=yes is refused: status $status"
 # lab 7, graded as the exercise backup, waits the same way
