@@ -10,19 +10,26 @@ include "grading";
 include "checks";
 
 # grade(FILES): FILES is [{name, text, problem}], the run's facts files in
-# order (a later record of a name wins: the host's facts after the
-# guest's); checks, declared and measured come from the table; ANSWERS
-# the student's, {KEY: answer}
+# order (a later file's fact replaces an earlier's: the host's facts after
+# the guest's; within a file a fact is written once, see grading.jq's
+# _recorded_key); checks, declared and measured come from the table;
+# ANSWERS the student's, {KEY: answer}
 def grade($files; $answers):
-	[$files[] | if (.problem // "") != "" then {problem: .problem} else facts_of(.name; .text)[] end] as $read
-	| (reduce ($read[] | .fact // empty) as $f ({}; .[$f.name] = $f.value)) as $facts
+	[$files[] | .name as $file
+		| if (.problem // "") != "" then {problem: .problem}
+		else [facts_of($file; .text)[]] | {file: $file, facts: [.[] | .fact // empty], problems: [.[] | .problem // empty]}
+		end] as $read
+	| (reduce ($read[] | .facts // empty) as $f ({}; . + once($f))) as $facts
 	| [$facts | checks] as $checks
 	| ($facts | declared) as $declared
 	| if ($checks | length) != $declared then
 		error("the table declares \($declared) checks, but grades \($checks | length)")
 	else . end
 	| {
-		problems: [$read[] | .problem // empty],
+		problems: [$read[] | (.problem // empty),
+			(.problems // [] | .[]),
+			(.file as $file | .facts // [] | recorded_twice(.)[]
+				| "\($file): fact \(.) recorded more than once (a fact is written once): its checks are INVALID")],
 		checks: $checks,
 		declared: $declared,
 		measured: ([$facts | measured] | add // {} | map_values(.shown)),

@@ -40,11 +40,22 @@ def cell(f): try (f | shown) catch "-";
 
 def _label($name; $key): if $key == "" then $name else "\($name) \($key)" end;
 
+# Facts are written once.  A name recorded twice in one file is a forgery
+# or a bug, and which record to believe cannot be told (a program graded
+# as root could append a fact before or after the grader's own): its value
+# becomes this marker, {(_recorded_key): N}, which fact() grades INVALID.
+# A fact of the host's (host.jsonl, trusted) still replaces the guest's.
+def _recorded_key: "pclab: recorded more than once";
+def _recorded_twice: type == "object" and has(_recorded_key);
+
 # fact(NAME; KEY): the value of fact NAME, or its field KEY (a path such as
 # lat_us.p99; "" for the whole value); MISSING if there is none
 def fact($name; $key):
 	_label($name; $key) as $what
 	| if has($name) | not then error({verdict: "MISSING", fact: $what}) else .[$name] end
+	| if _recorded_twice then
+		error({verdict: "INVALID", fact: $name, why: "recorded \(.[_recorded_key]) times (a fact is written once)"})
+	else . end
 	| reduce ($key | select(. != "") | split(".")[]) as $k (.;
 		if type != "object" then error({verdict: "INVALID", fact: $what, why: "\(type), not an object"})
 		elif has($k) then .[$k]
@@ -145,9 +156,20 @@ def facts_of($file; $text):
 		else {problem: "\($file) line \($line): not a fact {\"name\": ..., \"value\": ...}"}
 		end);
 
+# once(FACTS): one file's FACTS, [{name, value}], as an object, name ->
+# value, a name recorded more than once marked (see _recorded_key)
+def once($facts):
+	$facts | group_by(.name)
+	| map({key: .[0].name, value: (if length == 1 then .[0].value else {(_recorded_key): length} end)})
+	| from_entries;
+
+# recorded_twice(FACTS): the names FACTS records more than once
+def recorded_twice($facts): $facts | group_by(.name) | map(select(length > 1) | .[0].name);
+
 # facts(TEXTS): the facts of the files' TEXTS as one object, name -> value,
-# the last record of a name winning; lines that are no fact left out
-def facts($texts): reduce ($texts[] | facts_of(""; .)[] | .fact // empty) as $f ({}; .[$f.name] = $f.value);
+# each file's written once, a later file's replacing an earlier's; lines
+# that are no fact left out
+def facts($texts): reduce ($texts[] | once([facts_of(""; .)[] | .fact // empty])) as $f ({}; . + $f);
 
 # Predictions.  labs/LAB/predictions.txt lists the slots of the handout's
 # questions, KEY|Q|QUESTION|UNIT a line (see there); the student's form,

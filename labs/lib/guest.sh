@@ -16,7 +16,8 @@
 #   data_file PATH MIB          create PATH of MIB MiB with O_DIRECT (the
 #                               cache stays empty), unless it exists
 #   fact NAME VALUE             record VALUE (JSON, or else text) as NAME
-#                               in the run's one results file
+#                               in the run's one results file, once: a
+#                               name recorded twice is graded INVALID
 #   measure NAME IOLAB-ARGS...  run iolab: its summary as fact NAME, NAME.csv
 #                               (per-second log), one line of progress
 #   json NAME [KEY]             fact NAME (its field KEY, a path such as
