@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * iolab's parts that need no kernel: option parsing, the latency histogram
- * and PSI parsing.  Kept apart from the I/O loop so that the host's unit
+ * iolab's parts that need no kernel: option parsing, the latency histogram,
+ * PSI parsing and the sums of counters.  Kept apart from the I/O loop so that the host's unit
  * tests (tools/iolab/tests/iolab-unit.c) can exercise them.  /proc/meminfo and
  * /proc/vmstat are lib/'s (pclab/sysstat.h).
  */
@@ -74,5 +74,11 @@ uint64_t hist_percentile(const struct hist *h, double p);
  * -1 if absent (a kernel without CONFIG_PSI).
  */
 long long psi_some_total(FILE *f);
+
+/*
+ * The sum of n counters' changes over the run (/proc/vmstat), -1 if any
+ * is -1: the kernel lacks that counter, so the sum would understate.
+ */
+long long counters_sum(const long long *delta, int n);
 
 #endif

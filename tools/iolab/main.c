@@ -3,7 +3,8 @@
  * iolab: the labs' workload tool.  Reads or writes a file sequentially or
  * at random in one of several I/O modes, prints throughput once a second,
  * and ends with a summary: MB/s, IOPS, latency percentiles, CPU, kswapd's
- * CPU, the page cache at start/peak/end and the page-cache counters.
+ * CPU, the page cache at start/peak/end and the page-cache and reclaim
+ * counters.
  * See iolab(1).
  */
 #define _GNU_SOURCE
@@ -338,12 +339,15 @@ static void run_sync(int fd, unsigned char *buf, const unsigned char *map)
 
 /* vmstat counters whose change the summary reports */
 enum counter {
-	PGPGIN, PGPGOUT, PGSTEAL_KSWAPD, PGSTEAL_DIRECT, REFAULT_FILE,
+	PGPGIN, PGPGOUT, PGSTEAL_KSWAPD, PGSTEAL_DIRECT,
+	PGSCAN_KSWAPD, PGSCAN_DIRECT, PGSCAN_KHUGEPAGED, REFAULT_FILE,
 	DB_MARKED, DB_READ, DB_WRITE, NR_COUNTERS
 };
 static const char *const counters[NR_COUNTERS] = {
 	[PGPGIN] = "pgpgin", [PGPGOUT] = "pgpgout",
 	[PGSTEAL_KSWAPD] = "pgsteal_kswapd", [PGSTEAL_DIRECT] = "pgsteal_direct",
+	[PGSCAN_KSWAPD] = "pgscan_kswapd", [PGSCAN_DIRECT] = "pgscan_direct",
+	[PGSCAN_KHUGEPAGED] = "pgscan_khugepaged",
 	[REFAULT_FILE] = "workingset_refault_file", [DB_MARKED] = "dropbehind_marked",
 	[DB_READ] = "dropbehind_read", [DB_WRITE] = "dropbehind_write",
 };
@@ -412,11 +416,12 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 		pclab_add_real(&t, "hit_pct", 2, o.hits ? hit_pct : -1);
 		pclab_add_int(&t, "pgpgin_kib", d[PGPGIN]);
 		pclab_add_int(&t, "pgpgout_kib", d[PGPGOUT]);
-		pclab_add_int(&t, "pages_reclaimed",
-			      d[PGSTEAL_KSWAPD] < 0 ? -1 : d[PGSTEAL_KSWAPD] + d[PGSTEAL_DIRECT]);
+		pclab_add_int(&t, "pages_reclaimed", counters_sum(&d[PGSTEAL_KSWAPD], 2));
+		/* scanned against reclaimed: how hard reclaim had to look */
+		pclab_add_int(&t, "pgscan", counters_sum(&d[PGSCAN_KSWAPD], 3));
 		pclab_add_int(&t, "refaults", d[REFAULT_FILE]);
 		pclab_add_int(&t, "dropbehind_marked", d[DB_MARKED]);
-		pclab_add_int(&t, "dropbehind_dropped", d[DB_READ] < 0 ? -1 : d[DB_READ] + d[DB_WRITE]);
+		pclab_add_int(&t, "dropbehind_dropped", counters_sum(&d[DB_READ], 2));
 		pclab_add_int(&t, "file_cached_pages", file_cached_pages(fd));
 		pclab_add_int(&t, "allocstalls", rc.stalls - b->reclaim.stalls);
 		pclab_add_int(&t, "pgscan_direct", rc.scanned - b->reclaim.scanned);

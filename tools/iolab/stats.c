@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* iolab's latency histogram and memory pressure (PSI); see iolab.h. */
+/* iolab's latency histogram, memory pressure (PSI) and counter sums; see iolab.h. */
 #include <string.h>
 
 #include "iolab.h"
@@ -54,4 +54,16 @@ long long psi_some_total(FILE *f)
 			return v;
 	}
 	return -1;
+}
+
+long long counters_sum(const long long *delta, int n)
+{
+	long long sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (delta[i] < 0)
+			return -1;
+		sum += delta[i];
+	}
+	return sum;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of iolab's kernel-free parts: option parsing, the latency
- * histogram's percentiles and the PSI parser.  Run by tests/host/iolab.sh.
+ * histogram's percentiles, the PSI parser and the counter sums.  Run by tests/host/iolab.sh.
  * lib/'s size and /proc parsers are tested by lib/tests/lib-unit.c.
  */
 #define _GNU_SOURCE
@@ -163,10 +163,20 @@ static void test_psi(void)
 	fclose(f);
 }
 
+static void test_counters_sum(void)
+{
+	static const long long scanned[] = { 120, 30, 0 }, lacking[] = { 120, -1, 5 };
+
+	EXPECT_EQ(150, counters_sum(scanned, 3), "counters: the changes added up");
+	EXPECT_EQ(-1, counters_sum(lacking, 3), "counters: one the kernel lacks makes the sum -1");
+	EXPECT_EQ(0, counters_sum(scanned, 0), "counters: none add up to 0");
+}
+
 int main(void)
 {
 	test_options();
 	test_histogram();
 	test_psi();
+	test_counters_sum();
 	return tap_done(0);
 }
