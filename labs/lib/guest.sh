@@ -36,6 +36,14 @@
 #   disk_stat FIELD             field FIELD of /sys/block/DEV/stat for the
 #                               disk under $dir (1 and 3: reads and their
 #                               sectors, 5 and 7: writes, 16: cache flushes)
+#   as_student COMMAND [ARG...] COMMAND as the unprivileged user student
+#                               (uid 1000), as the graded programs run:
+#                               it cannot write the facts, and leaves no
+#                               process behind
+#   student_dir DIR             make DIR, owned by student: where a graded
+#                               program writes
+#   hidden_tests                the tests of $LAB that an instructor's
+#                               grader adds, if any (see below)
 #   mem_mib, data_mib, secs     guest RAM; data set (LAB_DATA_MIB, default
 #                               10x RAM); seconds per timed run (LAB_SECONDS)
 # and the /proc readers of lib/proc.sh (vm_counter, meminfo_mib, ...).
@@ -64,6 +72,39 @@ write_limit() {
 
 disk_stat() {
 	awk -v f="$1" '{ print $f }' "/sys/block/$(disk_dev)/stat"
+}
+
+# The program graded runs in a mount namespace of its own, where /results
+# (the facts, the host's directory over 9p: whether uid 1000 may write
+# there depends on the host's uid) is an empty read-only tmpfs and /tmp a
+# fresh one: it can neither write a fact nor plant a link where this
+# shell, root, writes its scratch files.  The chain of execs keeps the
+# program's pid the function's (timeout and kill reach it); a program's
+# children still running when it is done are killed.
+as_student() {
+	as_student_status=0
+	# shellcheck disable=SC2016 # for the sh -c and su -c shells
+	# (-- before the program: unshare and su would take its options)
+	unshare -m -- sh -c 'mount -t tmpfs -o ro,size=4k facts-hidden /results &&
+		mount -t tmpfs -o mode=1777,size=16m student-tmp /tmp &&
+		exec su -s /bin/sh -c '\''exec "$0" "$@"'\'' -- student "$@"' as_student "$@" || as_student_status=$?
+	su -s /bin/sh student -c 'kill -s KILL -1' 2>/dev/null || true
+	return "$as_student_status"
+}
+
+student_dir() {
+	mkdir -p "$1"
+	chown student:student "$1"
+}
+
+# An instructor's grader (labs/grade-submission) adds tests the student's
+# tree does not have to the guest's inputs, hidden-tests/LAB/check.sh; an
+# exercise's check.sh runs them last.  Sourced, not run: this file records
+# its facts once a run.
+hidden_tests_dir=/usr/share/pclab/hidden-tests
+hidden_tests() {
+	# shellcheck source=/dev/null
+	[ ! -r "$hidden_tests_dir/$LAB/check.sh" ] || . "$hidden_tests_dir/$LAB/check.sh"
 }
 
 cached() {

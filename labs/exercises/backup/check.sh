@@ -3,7 +3,8 @@
 # where the grader puts it, under busybox sh).  Makes a data set of
 # LAB_DATA_MIB MiB in a few files, at least ten times the memory the page
 # cache can use, and copies it beside lab 5's hot reader (lib/guest.sh's
-# beside): first with the student's backup (/extra/bin/backup), then, if
+# beside): first with the student's backup (/extra/bin/backup, run as the
+# user student, into a directory of student's), then, if
 # that copy is complete, with a plain buffered copy (cp, then sync), the
 # reference; then the case of a file system that refuses the flag (tmpfs).
 # Records what happened as facts; labs/exercises/backup/grade grades them
@@ -29,7 +30,8 @@ mount -t tmpfs -o "size=${mem_mib}m" tmpfs /mnt/tmpfs
 # wrong place, or twice, shows; making them from /dev/urandom alone would
 # take minutes under emulation.
 say "the data set: $files files of $((data_mib / files)) MiB and a tail in $src"
-mkdir -p "$src" "$dst" "$ref"
+mkdir -p "$src" "$ref"
+student_dir "$dst"
 i=1
 while [ "$i" -le "$files" ]; do
 	dd if=/dev/urandom of=/mnt/tmpfs/chunk bs=$((1048576 + 4093)) count=1 iflag=fullblock 2>/dev/null
@@ -124,7 +126,7 @@ run_backup() {
 	read0=$(vm_counter dropbehind_read) write0=$(vm_counter dropbehind_write)
 	t0=$(centisecs)
 	status=0
-	timeout "$limit" backup "$src" "$dst" >/tmp/backup.out 2>/tmp/backup.err || status=$?
+	as_student timeout "$limit" backup "$src" "$dst" >/tmp/backup.out 2>/tmp/backup.err || status=$?
 	t1=$(centisecs)
 	flush1=$(disk_stat 16)
 	read1=$(vm_counter dropbehind_read) write1=$(vm_counter dropbehind_write)
@@ -182,13 +184,15 @@ fi
 # tmpfs refuses the flag: a clear failure without -f, a copy with it
 say "tmpfs, which refuses RWF_UNCACHED: backup, then backup -f"
 t=/mnt/tmpfs
-mkdir -p "$t/src" "$t/dst" "$t/dst-f"
+mkdir -p "$t/src"
+student_dir "$t/dst"
+student_dir "$t/dst-f"
 head -c $((1048576 + 1234)) /dev/urandom >"$t/src/file1"
 head -c 1234 /dev/urandom >"$t/src/file2"
 plain=0
-timeout 60 backup "$t/src" "$t/dst" >/dev/null 2>/tmp/plain.err || plain=$?
+as_student timeout 60 backup "$t/src" "$t/dst" >/dev/null 2>/tmp/plain.err || plain=$?
 fallback=0
-timeout 60 backup -f "$t/src" "$t/dst-f" >/dev/null 2>/tmp/fallback.err || fallback=$?
+as_student timeout 60 backup -f "$t/src" "$t/dst-f" >/dev/null 2>/tmp/fallback.err || fallback=$?
 fact tmpfs "$(jq -cn --argjson plain "$plain" --argjson fallback "$fallback" \
 	--argjson named "$(grep -c 'RWF_UNCACHED is not supported' /tmp/plain.err || true)" \
 	--argjson fallbacks "$(grep -c 'falling back to plain' /tmp/fallback.err || true)" \
@@ -198,3 +202,4 @@ fact tmpfs "$(jq -cn --argjson plain "$plain" --argjson fallback "$fallback" \
 	  stderr: $plain_stderr, stderr_f: $fallback_stderr}')"
 say "  without -f: exit status $plain; with -f: exit status $fallback, copy $(json tmpfs identical_f)"
 fact finished true
+hidden_tests

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The ucp exercise, guest side (run from /extra, where the grader puts it,
-# under busybox sh): runs the student's ucp (/extra/bin/ucp) on a cold
-# file of ext4 and of xfs, copying it beside itself, and records what it
-# did, one fact per file system; labs/exercises/ucp/grade grades them on
-# the host.
+# under busybox sh): runs the student's ucp (/extra/bin/ucp), as the user
+# student, on a cold file of ext4 and of xfs, copying it beside itself in
+# a directory of student's, and records what it did, one fact per file
+# system; labs/exercises/ucp/grade grades them on the host.
 set -eu
 LAB=ucp
 # shellcheck source=../../lib/guest.sh
@@ -26,15 +26,16 @@ sum() {
 
 for fs in ext4 xfs; do
 	dir=/mnt/$fs	# lib/guest.sh's disk_dev and disk_stat read it
-	src=$dir/ucp.src dst=$dir/ucp.dst
+	src=$dir/ucp/ucp.src dst=$dir/ucp/ucp.dst
 	[ "$fs" != ext4 ] || mount -o remount,commit=600 "$dir"
+	student_dir "$dir/ucp"
 	cp /tmp/ucp.src "$src"
 	cold
 	flush0=$(disk_stat 16)
 	read0=$(vm_counter dropbehind_read) write0=$(vm_counter dropbehind_write)
 	status=0
 	# a hung ucp costs its checks, not the run
-	timeout 120 ucp "$src" "$dst" 2>/tmp/ucp.err || status=$?
+	as_student timeout 120 ucp "$src" "$dst" 2>/tmp/ucp.err || status=$?
 	flush1=$(disk_stat 16)
 	read1=$(vm_counter dropbehind_read) write1=$(vm_counter dropbehind_write)
 	src_cached=$(cached "$src") dst_cached=$(cached "$dst")
@@ -58,6 +59,7 @@ for fs in ext4 xfs; do
 		"($([ "$remounted" = "$want" ] && echo identical || echo DIFFERENT) after a remount)," \
 		"cached pages SRC $src_cached DST $dst_cached, $((flush1 - flush0)) cache flushes," \
 		"dropbehind_read +$((read1 - read0)) dropbehind_write +$((write1 - write0))"
-	rm -f "$src" "$dst"
+	rm -rf "$dir/ucp"
 done
 fact finished true
+hidden_tests
