@@ -1,8 +1,8 @@
 #!/bin/bash
 # make student-release (scripts/student-release): the release holds none of
 # the instructors' material, by name or by content (reference solutions,
-# answer keys, the kernel track's bug patches, the handouts' "Expected
-# results, and why"); every handout keeps its other sections and its
+# hidden tests, answer keys, the kernel track's bug patches, the handouts'
+# "Expected results, and why"); every handout keeps its other sections and its
 # self-checks; in the release, `make lab1` resolves (make -n, kernels and
 # packages taken as made), `make grade` grades a run copied in and `make
 # handin` bundles it.  The script replaces only a directory it made.
@@ -25,12 +25,13 @@ ok "[ -f '$release/Makefile' ] && [ ! -e '$release/.git' ]" "... the tree is the
 
 # By name
 ok "[ ! -e '$release/labs/solutions' ]" "no labs/solutions"
+ok "[ ! -e '$release/labs/hidden-tests' ]" "no labs/hidden-tests"
 is "$(cd "$release" && find . -name 'ANSWERS*' | paste -sd ' ')" "" "no ANSWERS file anywhere"
 is "$(cd "$release" && find labs -name '*.patch' | paste -sd ' ')" "" "no patch under labs/ (the kernel track's bugs)"
 # By content: no file of the release is one of the files left out, under
 # whatever name
 left_out=$(git -C "$top" ls-tree -r --name-only HEAD |
-	grep -E '^labs/solutions/|(^|/)ANSWERS[^/]*$|^labs/kernel-exercises/[^/]*\.patch$')
+	grep -E '^labs/(solutions|hidden-tests)/|(^|/)ANSWERS[^/]*$|^labs/kernel-exercises/[^/]*\.patch$')
 ok "[ $(wc -l <<<"$left_out") -ge 10 ]" "HEAD has the files to leave out ($(wc -l <<<"$left_out"))"
 while read -r path; do
 	git -C "$top" cat-file blob "HEAD:$path" | sha256sum | cut -d' ' -f1
