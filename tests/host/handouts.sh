@@ -80,6 +80,50 @@ names_exist() {
 		"$label: the $(grep -oE '\b(core|lab|test)/00[0-9][0-9]\b' "$file" | sort -u | wc -l) kernel patches $file names exist, each with its layer${bad:+ (not in kernel/patches: $bad)}${bare:+ (no layer: $bare)}"
 }
 
+# number WORD: the number a count in prose says (a numeral, or one to
+# thirty in words), or nothing
+number() {
+	local words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+		fifteen sixteen seventeen eighteen nineteen twenty) w=${1,,} i
+	case "$w" in
+	[0-9]*) echo "$w" ;;
+	twenty-*)
+		for i in 1 2 3 4 5 6 7 8 9; do [ "${w#twenty-}" != "${words[i]}" ] || echo $((20 + i)); done
+		;;
+	thirty) echo 30 ;;
+	*) for i in "${!words[@]}"; do [ "$w" != "${words[i]}" ] || echo "$i"; done ;;
+	esac
+}
+# said_count README: the count its Self-checks section says first ("ends
+# with six checks"), as a number, or nothing
+said_count() {
+	sed -n '/^## Self-checks/,/^## /p' "$1" | grep -m 1 -oiE '\b[a-z0-9-]+ (self-)?checks\b' |
+		while read -r w _; do number "$w"; done
+}
+is "$(number twenty-three) $(number Six) $(number 17) $(number many)" "23 6 17 " \
+	"a count in prose is read as a number (twenty-three, Six, 17; not many)"
+# "all N patches", "the N patches", "an N-patch series": the series' size
+patches=$(find kernel/patches -name '*.patch' ! -name '0000-cover-letter.patch' | wc -l)
+wrong=$(grep -oiE '\b(all|the|an?) [a-z0-9-]+( |-)patch(es)?( series)?\b' labs/*/README.md labs/*/ANSWERS.md \
+	labs/*/*/README.md docs/*.md README.md 2>/dev/null | while IFS=: read -r f phrase; do
+	n=$(number "$(echo "$phrase" | awk '{ print $2 }' | sed 's/-patch$//')")
+	[ -z "$n" ] || [ "$n" = "$patches" ] || echo "$f: $phrase"
+done | sort -u | paste -sd ';')
+is "$wrong" "" "the handouts and docs count the series as it is ($patches patches)"
+
+for readme in labs/lab*/README.md; do
+	lab=$(basename "$(dirname "$readme")")
+	ok "sed -n 3p '$readme' | grep -qE '^\\*\\*Difficulty:\\*\\* (introductory|intermediate|advanced)\\. \\*\\*Effort:\\*\\* about [0-9]'" \
+		"$lab: the handout says its difficulty and effort under its title"
+	said=$(said_count "$readme")
+	listed=$(handout_checks "$readme" | wc -l)
+	[ -z "$said" ] || is "$said" "$listed" "$lab: the count of self-checks the handout says is the count it lists"
+done
+for name in $(find labs/kernel-exercises -name '*.patch' -printf '%f\n' | sed 's/\.patch$//' | sort); do
+	ok "sed -n '/^## $name\$/,/^## /p' labs/kernel-exercises/README.md | grep -qE '^\\*\\*Difficulty:\\*\\* [a-z]+\\. \\*\\*Effort:\\*\\* about [0-9]'" \
+		"kernel exercise $name: its section says its difficulty and effort"
+done
+
 for readme in labs/lab*/README.md; do
 	lab=$(basename "$(dirname "$readme")")
 	table=labs/$lab/checks.jq
