@@ -46,6 +46,7 @@ static void usage(void)
 	printf("Usage: pclab-rw [options] FILE\n"
 	       "       pclab-rw -S [-O LIST] [-n] [-J] [-o OFFSET] [-s SIZE] FILE\n"
 	       "       pclab-rw -M [-o OFFSET] [-s SIZE] FILE\n"
+	       "       pclab-rw -I [-U] [-b SIZE] [-o OFFSET] [-s SIZE] FILE\n"
 	       "Read FILE (or write it) in fixed-size calls, buffered or with RWF_UNCACHED;\n"
 	       "with -S, print how much of a range of it is in the page cache instead.\n\n"
 	       "  -w, --write         write instead of read (creates FILE; needs --size)\n"
@@ -63,6 +64,9 @@ static void usage(void)
 	       "  -M, --map           no I/O calls: map the range, fault every page in, say\n"
 	       "                      \"mapped N pages\" and hold the mapping until SIGTERM or\n"
 	       "                      SIGINT (a second user of pages an uncached read meets)\n"
+	       "  -I, --into-map      read into a shared mapping of the range being read, so\n"
+	       "                      each call's copy faults in the pages it has just read\n"
+	       "                      (with -U: the page fault claims them; see rwf_uncached(2))\n"
 	       "  -h, --help          this help\n"
 	       "  -V, --version       print the version\n\n"
 	       "SIZE takes a K, M or G suffix (powers of 1024).  One bare value for a\n"
@@ -139,6 +143,34 @@ static void print_cachestat(int fd, long long offset, long long len, const char 
 }
 
 /*
+ * --into-map: the range [offset, offset + size) of the file (fd, open for
+ * reading and writing) mapped shared, the buffer the reads copy into: each
+ * call reads part of the range into the mapping of that same part.  The
+ * copy faults each page of the mapping, which finds the folio the call has
+ * just brought in: with RWF_UNCACHED, a fault claims the marked folio
+ * before the call's drop (docs/semantics.md, rule 7), the one way to show
+ * the claim without a race (tests/guest/uncached.c, fault_claims).
+ */
+static unsigned char *map_for_reads(int fd, long long offset, long long size, const struct stat *st,
+				    const char *path)
+{
+	unsigned char *p;
+	char why[96];
+
+	if (size == 0)
+		die(path, "--into-map: nothing to read (an empty range)");
+	if (offset > st->st_size || size > st->st_size - offset) {
+		snprintf(why, sizeof(why), "--into-map: the range ends past the end of the file (%lld bytes)",
+			 (long long)st->st_size);
+		die(path, why);
+	}
+	p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+	if (p == MAP_FAILED)
+		die(path, strerror(errno));
+	return p;
+}
+
+/*
  * --map: the range mapped shared and read-only, every page touched, held
  * until SIGTERM or SIGINT.  The signals are blocked from the start and
  * taken with sigwait(), so one that comes early is not lost and ends the
@@ -178,7 +210,7 @@ static void hold_mapped(int fd, long long offset, long long size, const struct s
 
 int main(int argc, char **argv)
 {
-	static const char shortopts[] = "wUs:b:o:fSO:nJMhV";
+	static const char shortopts[] = "wUs:b:o:fSO:nJMIhV";
 	static const struct option opts[] = {
 		{ "write", no_argument, NULL, 'w' },
 		{ "uncached", no_argument, NULL, 'U' },
@@ -191,16 +223,18 @@ int main(int argc, char **argv)
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "map", no_argument, NULL, 'M' },
+		{ "into-map", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long size = -1, block = 1 << 20, offset = 0, done = 0;
-	int write_mode = 0, do_fsync = 0, stat_only = 0, map_only = 0, flags = 0, opt, fd;
+	int write_mode = 0, do_fsync = 0, stat_only = 0, map_only = 0, into_map = 0, flags = 0, opt, fd;
 	int out[NR_COLUMNS], nout = 0;
 	bool headings = true, json = false, stat_format = false;
 	struct stat st;
-	char err[160], *buf;
+	char err[160];
+	unsigned char *buf;
 
 	opterr = 0;	/* pclab_getopt_error() says what was wrong, in one line */
 	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -216,6 +250,7 @@ int main(int argc, char **argv)
 		case 'n': headings = false; stat_format = true; break;
 		case 'J': json = true; stat_format = true; break;
 		case 'M': map_only = 1; break;
+		case 'I': into_map = 1; break;
 		case 'h': usage(); break;
 		case 'V': pclab_print_version(); return 0;
 		default:
@@ -235,6 +270,10 @@ int main(int argc, char **argv)
 		pclab_usage_error("--map goes alone with --offset and --size");
 	if (map_only && offset % sysconf(_SC_PAGESIZE))
 		pclab_usage_error("--map: the offset must be a multiple of the page size");
+	if (into_map && (write_mode || stat_only || map_only))
+		pclab_usage_error("--into-map reads: leave out --write, --stat and --map");
+	if (into_map && offset % sysconf(_SC_PAGESIZE))
+		pclab_usage_error("--into-map: the offset must be a multiple of the page size");
 	if (write_mode && size < 0)
 		pclab_usage_error("--write needs --size");
 	if (stat_format && !stat_only)
@@ -247,7 +286,9 @@ int main(int argc, char **argv)
 		for (; nout < NR_COLUMNS; nout++)
 			out[nout] = nout;
 
-	fd = open_regular(argv[optind], write_mode ? O_WRONLY | O_CREAT : O_RDONLY, &st);
+	/* a shared mapping to copy into must be writable, so the file too */
+	fd = open_regular(argv[optind], write_mode ? O_WRONLY | O_CREAT : into_map ? O_RDWR : O_RDONLY,
+			  &st);
 	if (stat_only) {
 		print_cachestat(fd, offset, size < 0 ? 0 : size, argv[optind], out, nout, headings,
 				json);
@@ -259,14 +300,18 @@ int main(int argc, char **argv)
 		hold_mapped(fd, offset, size, &st, argv[optind]);
 		return 0;
 	}
-	buf = malloc(block);
-	if (!buf)
-		die("malloc", strerror(errno));
-	memset(buf, 0x5a, block);
+	if (into_map) {
+		buf = map_for_reads(fd, offset, size, &st, argv[optind]);
+	} else {
+		buf = malloc(block);
+		if (!buf)
+			die("malloc", strerror(errno));
+		memset(buf, 0x5a, block);
+	}
 
 	while (done < size) {
 		size_t len = size - done < block ? size - done : block;
-		struct iovec iov = { buf, len };
+		struct iovec iov = { into_map ? buf + done : buf, len };
 		ssize_t n = write_mode ? pwritev2(fd, &iov, 1, offset + done, flags)
 				       : preadv2(fd, &iov, 1, offset + done, flags);
 
@@ -282,7 +327,10 @@ int main(int argc, char **argv)
 	}
 	if (do_fsync && fsync(fd))
 		die("fsync", strerror(errno));
+	if (into_map)
+		munmap(buf, (size_t)size);
+	else
+		free(buf);
 	close(fd);
-	free(buf);
 	return 0;
 }

@@ -2,7 +2,8 @@
 # Lab 3, guest side: the lab 2 stream again with RWF_UNCACHED, beside
 # buffered and the fadvise workaround; a warm range that must survive; lab
 # 2's cliff (four readers) buffered and uncached; the drop-behind
-# tracepoints for one read.
+# tracepoints for one read; pages cached before a read, and pages a mapping
+# claims during it; who may evict whose pages.
 set -eu
 LAB=lab3
 # shellcheck source=../lib/guest.sh
@@ -31,7 +32,7 @@ stream_past_warm() { # name mode
 
 beside=$dir/lab3-beside.dat
 pclab-rw -w -s "${warm_mib}M" -f "$beside"
-say "step 1/6: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
+say "step 1/7: warm the first $warm_mib MiB and a $warm_mib MiB file beside it, then stream all $data_mib MiB"
 say "  buffered"
 stream_past_warm buffered buffered
 say "  uncached (RWF_UNCACHED)"
@@ -39,18 +40,18 @@ stream_past_warm uncached uncached
 say "  fadvise (buffered + POSIX_FADV_DONTNEED behind the reader)"
 stream_past_warm fadvise fadvise
 
-say "step 2/6: io_uring with RWF_UNCACHED, 4 reads in flight"
+say "step 2/7: io_uring with RWF_UNCACHED, 4 reads in flight"
 cold
 measure uring-uncached -m uring-uncached -q 4 -b 1M "$big"
 
 streams=4
-say "step 3/6: lab 2's cliff, buffered then uncached: $streams readers at once, $((data_mib / streams)) MiB each"
+say "step 3/7: lab 2's cliff, buffered then uncached: $streams readers at once, $((data_mib / streams)) MiB each"
 stream_files "$dir/lab3-c" "$streams" $((data_mib / streams))
 together cliff-buffered "$streams" "$dir/lab3-c" -m buffered -b 1M -i 0.25
 together cliff-uncached "$streams" "$dir/lab3-c" -m uncached -b 1M -i 0.25
 rm -f "$dir"/lab3-c.*
 
-say "step 4/6: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
+say "step 4/7: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
 cold
 pclab-rw -s 2M "$big"
 fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$big")"
@@ -59,10 +60,11 @@ trace-cmd record -q -e 'filemap:mm_filemap_dropbehind_*' -o "$out/uncached-read.
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
 say "  recorded $out/uncached-read.dat; the host counts its events with pcviz"
 
-# The deterministic case of a second user: the range is mapped (every page
-# faulted in) before the stream, so the stream finds those pages cached
-# and leaves them; it drops only what it brought in.
-say "step 5/6: a second process maps the first 8 MiB of a 32 MiB file; an uncached read passes over all of it"
+# Rule 4 with a second user: the range is mapped (every page faulted in)
+# before the read, so the read finds those pages cached and leaves them, as
+# it would leave any cached page; it drops only what it brought in.  (The
+# mapping is not why they stay: step 7 shows what a mapping does.)
+say "step 5/7: a second process maps the first 8 MiB of a 32 MiB file, caching it; an uncached read passes over all of it"
 mapped=$dir/lab3-mapped.dat
 pclab-rw -w -s 32M -f "$mapped"
 cold
@@ -80,7 +82,7 @@ wait "$mapper"
 say "  cached pages of the file: $m0 before (the mapped 8 MiB), $m1 after; of the mapped range: $r1"
 rm -f "$mapped"
 
-say "step 6/6: who may evict whose pages: the unprivileged user 'student' reads root's cached file"
+say "step 6/7: who may evict whose pages: the unprivileged user 'student' reads root's cached file"
 rootfile=$dir/lab3-root.dat
 pclab-rw -w -s 16M -f "$rootfile"
 chmod 644 "$rootfile"
@@ -94,3 +96,23 @@ e2=$(pclab-rw -S -O cached -n "$rootfile")
 fact evict "{\"pages\": 4096, \"cached_before\": $e0, \"after_uncached\": $e1, \"after_fadvise\": $e2}"
 say "  root's 16 MiB file: $e0 pages cached; after student's uncached read $e1; after student's fadvise read $e2"
 rm -f "$rootfile"
+
+# The claim without a race: the read copies into a shared mapping of the
+# very range it reads, so each copy faults in a page whose folio the call
+# has just created, marked: an ordinary user claiming it before the drop
+# (docs/semantics.md, rule 7).  The counters are folded first: the checks
+# compare them exactly.
+say "step 7/7: one uncached read of an 8 MiB file into a mapping of that file: the copy faults each page in"
+claimed=$dir/lab3-claimed.dat
+pclab-rw -w -s 8M -f "$claimed"
+cold
+marked0=$(vm_counter_folded dropbehind_marked) dropped0=$(vm_counter_folded dropbehind_read)
+claimed0=$(vm_counter_folded dropbehind_kept_claimed)
+pclab-rw -U -I "$claimed"
+fact claimed "{\"pages\": 2048, \"cached_after\": $(cached "$claimed"),
+	\"marked\": $(($(vm_counter_folded dropbehind_marked) - marked0)),
+	\"dropped\": $(($(vm_counter_folded dropbehind_read) - dropped0)),
+	\"claimed\": $(($(vm_counter_folded dropbehind_kept_claimed) - claimed0))}"
+say "  $(json claimed cached_after) of 2048 pages cached after the read; marked $(json claimed marked)," \
+	"claimed $(json claimed claimed), dropped $(json claimed dropped)"
+rm -f "$claimed"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # pclab-rw -S on the host's page cache (cachestat(2), Linux 6.5 and later):
 # named columns like fincore(1), --output, --noheadings, --json, and the
-# numbers against fincore's.  The labs and guest suites read it by column
+# numbers against fincore's; --map and --into-map.  The labs and guest suites read it by column
 # name (pclab-rw -S -O cached -n FILE), never by position.
 set -u
 # shellcheck source=../lib/host/preamble.sh
@@ -88,4 +88,20 @@ wait "$mapper"
 is "$?" 0 "SIGTERM ends it with status 0"
 refused "--map goes alone" -M -U "$f"
 refused "a multiple of the page size" -M -o 100 "$f"
+
+# --into-map: reads the range into its own mapping (lab 3's claim); the
+# file's data is copied onto itself, so it is unchanged, and every page
+# of the range is cached (faulted in by the copy)
+python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$f"
+want=$(md5sum <"$f")
+"$rw" -I -b 64K -o 4K -s 4M "$f"
+is "$?" 0 "--into-map -b 64K -o 4K -s 4M reads into its mapping"
+is "$(md5sum <"$f")" "$want" "... the file unchanged"
+is "$("$rw" -S -O cached -n -o 4K -s 4M "$f")" 1024 "... the range's 1024 pages cached"
+refused "leave out --write, --stat and --map" -I -M "$f"
+refused "a multiple of the page size" -I -o 100 "$f"
+status=0
+"$rw" -I -s 17M "$f" 2>"$tmp/err" || status=$?
+ok "[ $status = 1 ] && grep -q 'past the end of the file' '$tmp/err'" \
+	"--into-map past the end of the file fails at run time: status $status ($(cat "$tmp/err"))"
 done_testing
