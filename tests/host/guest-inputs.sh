@@ -63,6 +63,8 @@ for path in $(git grep -ohE '/usr/(share|lib)/pclab[A-Za-z0-9_./-]*' -- . ':!ker
 	path=${path%.}
 	case "$path" in
 	*/[A-Z]* | /usr/lib/pclab | /usr/lib/pclab/) continue ;;
+	# only the inputs labs/grade-submission makes for a hand-in hold them
+	/usr/share/pclab/hidden-tests*) continue ;;
 	/usr/lib/pclab/tests*) rel=tests${path#/usr/lib/pclab/tests} ;;
 	/usr/share/pclab*) rel=${path#/usr/share/pclab} rel=${rel#/} ;;
 	esac
