@@ -7,8 +7,10 @@ def kept($step; $what): percent(num("\($step).warm"; "\($what)_after"); num("\($
 # the drop-behind trace of one 8 MiB uncached read, pages (pcviz, host.jsonl)
 def marked: num("events"; "pages_db_mark");
 def trace_warm: num("trace-warm-pages");
+# step 8: what one random read cost (host.jsonl)
+def per_read($mode; $key): num("random-\($mode).per-read"; $key);
 
-def declared: 20;
+def declared: 23;
 def checks:
 	check("uncached stream: page cache stays flat"; growth("uncached"); "<="; 0.01 * mem_mib;
 		"RWF_UNCACHED drops each folio once it is copied"),
@@ -55,7 +57,16 @@ def checks:
 		[0, num("claimed"; "marked"), 0];
 		"copying into the mapping faults each page in; the fault claims the marked folio before the drop (rule 7)"),
 	check("read into its own mapping: the whole file stays cached"; num("claimed"; "cached_after"); "==";
-		num("claimed"; "pages"); "a claimed folio is an ordinary cached folio");
+		num("claimed"; "pages"); "a claimed folio is an ordinary cached folio"),
+	check("random reads: a data set larger than memory, read once in each mode";
+		[num("random-buffered"; "bytes"), num("random-uncached"; "bytes")] | map(. / 1048576 | floor); ">=";
+		[mem_mib, mem_mib];
+		"buffered must reclaim to go on; LAB_DATA_MIB below MEM leaves it nothing to measure"),
+	check("random reads, buffered: the cache fills"; growth("random-buffered"); ">="; 0.3 * mem_mib;
+		"every read that misses adds a folio, until reclaim has to make room"),
+	check("random reads, uncached: the cache stays at its baseline";
+		[growth("random-uncached"), num("random-uncached"; "file_cached_pages")]; ["<=", "=="];
+		[0.01 * mem_mib, 0]; "each call drops the one folio it brought in before it returns");
 
 # What the run measured for each prediction slot (labs/lab3/predictions.txt),
 # and the band a prediction is scored in.
@@ -71,4 +82,6 @@ def measured:
 	m("student_uncached_left_pages"; num("evict"; "after_uncached"); within(41; 1)),
 	m("student_fadvise_left_pages"; num("evict"; "after_fadvise"); within(41; 1)),
 	m("into_map_cached_pages"; num("claimed"; "cached_after"); within(32; 2)),
-	m("into_map_dropped_pages"; num("claimed"; "dropped"); within(32; 2));
+	m("into_map_dropped_pages"; num("claimed"; "dropped"); within(32; 2)),
+	m("random_uncached_cpu_pct_of_buffered"; percent(per_read("uncached"; "cpu_us"); per_read("buffered"; "cpu_us"));
+		within(10; 0));
