@@ -10,7 +10,7 @@ def kept($m): percent(num("\($m).resident"; "after"); num("\($m).resident"; "bef
 def by_streamer($m): num("\($m).evictions"; "neighbour_woke_kswapd") + num("\($m).evictions"; "neighbour_direct");
 def neighbour_cache_mib($m): num("\($m).cgroups"; "neighbour_file_max_mib");
 
-def declared: 10;
+def declared: 13;
 def checks:
 	check("alone: the hot set is served from memory"; hits("none"); ">="; 99; "the hot set fits in RAM"),
 	check("beside an uncached stream: still from memory"; hits("uncached"); ">="; 99;
@@ -31,11 +31,20 @@ def checks:
 		num("mem-mib") / 4; "its cgroup is charged for every page it reads, until reclaim takes them"),
 	check("cgroups: the uncached streamer's cache stayed small";
 		[neighbour_cache_mib("uncached"), neighbour_cache_mib("uncached")]; [">=", "<="]; [0, num("mem-mib") / 20];
-		"each call's pages leave the cache, and its cgroup's charge, when the call returns");
+		"each call's pages leave the cache, and its cgroup's charge, when the call returns"),
+	check("memory.max: the capped streamer read more than memory, its cache stayed under the cap";
+		[num("capped-stream"; "bytes") / 1048576 | floor, neighbour_cache_mib("capped")]; [">=", "<="];
+		[num("mem-mib"), num("capped.limits"; "memory_max_mib")];
+		"past memory.max the cgroup reclaims its own pages before it may charge another"),
+	check("memory.low: the hot reader hits at least as often as beside the uncapped stream";
+		hits("capped"); ">="; hits("buffered");
+		"the stream cannot take more than its cap, and reclaim passes over the protected hot set"),
+	check("memory.low: the hot set stays cached"; kept("capped"); ">="; 99;
+		"the hot set is charged to the protected cgroup, within its memory.low");
 
 # What the run measured for each prediction slot (labs/lab5/predictions.txt),
-# and the band a prediction is scored in.  Questions 1 to 3 are for the
-# lab's own hot set (4/10 of MEM), question 4 for LAB5_HOT_MIB=40.
+# and the band a prediction is scored in.  Questions 1 to 4 are for the
+# lab's own hot set (4/10 of MEM), question 5 for LAB5_HOT_MIB=40.
 def own_hot_set: num("hot-mib") == (num("mem-mib") * 4 / 10 | floor);
 def measured:
 	m("buffered_hit_pct"; only_when(own_hot_set) | hits("buffered"); within(10; 0)),
@@ -44,4 +53,7 @@ def measured:
 	m("uncached_hot_pages_kept"; only_when(own_hot_set) | num("uncached.resident"; "after"); within(512; 10)),
 	m("buffered_refaults"; only_when(own_hot_set) | refaults("buffered"); factor(2; 50)),
 	m("uncached_refaults"; only_when(own_hot_set) | refaults("uncached"); factor(2; 50)),
+	m("capped_hit_pct"; only_when(own_hot_set) | hits("capped"); within(10; 0)),
+	m("capped_mb_s_pct_of_buffered"; only_when(own_hot_set) |
+		percent(num("capped-stream"; "mb_s"); num("buffered-stream"; "mb_s")); within(20; 0)),
 	m("small_hot_set_kept_pct"; only_when(num("hot-mib") == 40) | kept("buffered"); within(10; 0));

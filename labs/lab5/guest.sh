@@ -1,6 +1,7 @@
 #!/bin/sh
 # Lab 5, guest side: a latency-sensitive reader with a hot working set,
-# alone and beside a streaming reader in each mode.
+# alone and beside a streaming reader in each mode; then the buffered
+# streamer again, bounded by memory cgroups instead of by the flag.
 set -eu
 LAB=lab5
 # shellcheck source=../lib/guest.sh
@@ -19,6 +20,34 @@ beside_watch=1
 step=0
 for mode in none buffered uncached direct; do
 	step=$((step + 1))
-	say "step $step/4: streaming reader: $mode"
+	say "step $step/5: streaming reader: $mode"
 	noisy "$mode" "$mode" "$hot" "$big"
 done
+
+# The alternative an administrator has without changing the streamer: a
+# memory.max on its cgroup bounds its page cache, so past the cap it
+# reclaims its own pages; memory.low on the hot reader's cgroup, which is
+# charged for the hot set (beside reads it in there), shields that from
+# the machine's reclaim.  A quarter of memory for the streamer; the hot set
+# and a quarter more (the reader's own memory) protected.
+cap_mib=$((mem_mib / 4)) low_mib=$((hot_mib * 5 / 4))
+say "step 5/5: streaming reader: buffered, its cgroup capped at memory.max $cap_mib MiB," \
+	"the hot reader's protected by memory.low $low_mib MiB"
+make_cgroup neighbour
+make_cgroup hot-reader
+echo "${cap_mib}M" >/sys/fs/cgroup/neighbour/memory.max
+echo "${low_mib}M" >/sys/fs/cgroup/hot-reader/memory.low
+fact capped.limits "{\"memory_max_mib\": $cap_mib, \"memory_low_mib\": $low_mib}"
+# who reclaimed the streamer's pages: itself, at its cap, or kswapd
+stolen() { # KEY: the neighbour's memory.stat counter KEY
+	proc_value /sys/fs/cgroup/neighbour/memory.stat "$1"
+}
+direct0=$(stolen pgsteal_direct) kswapd0=$(stolen pgsteal_kswapd)
+at_max0=$(proc_value /sys/fs/cgroup/neighbour/memory.events max)
+noisy capped buffered "$hot" "$big"
+fact capped.reclaim "{\"neighbour_pgsteal_direct\": $(($(stolen pgsteal_direct) - direct0)),
+	\"neighbour_pgsteal_kswapd\": $(($(stolen pgsteal_kswapd) - kswapd0)),
+	\"neighbour_at_max\": $(($(proc_value /sys/fs/cgroup/neighbour/memory.events max) - at_max0))}"
+say "  capped: the streamer's own reclaim took $(json capped.reclaim neighbour_pgsteal_direct) of its pages," \
+	"kswapd $(json capped.reclaim neighbour_pgsteal_kswapd); it reached memory.max" \
+	"$(json capped.reclaim neighbour_at_max) times"
