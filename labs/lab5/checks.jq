@@ -33,7 +33,7 @@ def checks:
 		[neighbour_cache_mib("uncached"), neighbour_cache_mib("uncached")]; [">=", "<="]; [0, num("mem-mib") / 20];
 		"each call's pages leave the cache, and its cgroup's charge, when the call returns"),
 	check("memory.max: the capped streamer read more than memory, its cache stayed under the cap";
-		[num("capped-stream"; "bytes") / 1048576 | floor, neighbour_cache_mib("capped")]; [">=", "<="];
+		[(num("capped-stream"; "bytes") / 1048576 | floor), neighbour_cache_mib("capped")]; [">=", "<="];
 		[num("mem-mib"), num("capped.limits"; "memory_max_mib")];
 		"past memory.max the cgroup reclaims its own pages before it may charge another"),
 	check("memory.low: the hot reader hits at least as often as beside the uncapped stream";
