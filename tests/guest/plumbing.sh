@@ -36,8 +36,8 @@ ok "test -s /results/plumbing.txt" "the results channel is writable"
 is "$(mounted_fstype /usr/share/pclab)" 9p "/usr/share/pclab is mounted as 9p"
 ok "test -x /usr/lib/pclab/tests/run-guest-suites" "/usr/lib/pclab/tests is the share's test tree"
 mount -o remount,rw /usr/share/pclab 2>/dev/null
-ok "! touch /usr/share/pclab/tests/written-by-the-guest" \
-	"the inputs share refuses a write, even remounted read-write"
+inputs_tests=/usr/share/pclab/tests
+ok "! touch $inputs_tests/written-by-the-guest" "the inputs share refuses a write, even remounted read-write"
 mount -o remount,ro /usr/share/pclab 2>/dev/null
 
 for opt in CONFIG_IO_URING CONFIG_MEMCG CONFIG_CACHESTAT_SYSCALL CONFIG_PROC_PAGE_MONITOR \
