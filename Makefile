@@ -105,7 +105,7 @@ COMPARE_LABS := $(addsuffix -compare,$(LABS))
 EXERCISES := $(sort $(patsubst labs/exercises/%/grade,%,$(wildcard labs/exercises/*/grade)))
 GRADE_EXERCISES := $(addprefix grade-,$(EXERCISES))
 # make check grades the untouched skeletons and the solutions
-EXERCISE_BINS := $(foreach e,$(EXERCISES),$(B)/exercises/$(e)/bin/$(e) $(B)/exercises/$(e)/solution/bin/$(e))
+EXERCISE_BINS := $(foreach e,$(EXERCISES) selftest,$(B)/exercises/$(e)/bin/$(e) $(B)/exercises/$(e)/solution/bin/$(e))
 .PHONY: all help deps kernel kernel-debug headers initramfs guest-programs pcviz run shell trace soak \
 	kernel-check-series kernel-core kernel-configs \
 	check $(LABS) labs grade $(GRADE_LABS) $(COMPARE_LABS) $(GRADE_EXERCISES) bench clean distclean \
@@ -461,7 +461,7 @@ $(GUEST_INPUTS): $(GUEST_TESTS) $(GUEST_FIXTURES) $(GUEST_TEST_SCRIPTS) $(GUEST_
 ## reads at run time (build/guest/inputs)
 initramfs: $(INITRAMFS) $(GUEST_INPUTS)
 # Every target that boots a guest
-run shell trace check soak $(LABS) $(GRADE_EXERCISES) grade-kernel bench: $(GUEST_INPUTS)
+run shell trace check soak $(LABS) $(GRADE_EXERCISES) grade-kernel grade-selftest bench: $(GUEST_INPUTS)
 
 # --- Running -----------------------------------------------------------------
 
@@ -577,7 +577,7 @@ $(error make check grades the reference solutions and the kernel track's bugs, w
 endif
 endif
 EXERCISE_SRC ?=
-exercise_src = $(or $(EXERCISE_SRC),labs/exercises/$(1)/$(1).c)
+exercise_src = $(or $(EXERCISE_SRC),$(2)/$(1).c)
 exercise_bin = $(B)/exercises/$(1)$(if $(filter 1,$(SOLUTION)),/solution)/bin/$(1)
 EXERCISE_DEPS = $(CFLAGS_FILE) $(LIBPCLAB_GUEST) $(HEADERS_STAMP)
 define exercise_cc
@@ -585,19 +585,22 @@ define exercise_cc
 	$(Q)mkdir -p $(@D) $(dir $(depfile))
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBPCLAB_GUEST)
 endef
-# Another source rebuilds the program; the old one's .d goes first, so that
-# a source since deleted is not asked for.
+# exercise_rules NAME DIR COMPILE DEPS: the student's NAME from DIR/NAME.c
+# (or EXERCISE_SRC) and the reference from labs/solutions/NAME.c, each
+# built by the recipe COMPILE with DEPS.  Another source rebuilds the
+# program; the old one's .d goes first, so that a source since deleted is
+# not asked for.
 define exercise_rules
-$(if $(call same_text,$(file <$(B)/exercises/$(1)/source),$(call exercise_src,$(1))),,$(shell \
+$(if $(call same_text,$(file <$(B)/exercises/$(1)/source),$(call exercise_src,$(1),$(2))),,$(shell \
 	rm -f $(B)/dep/exercises/$(1)/bin/$(1).d))
-$(call track,$(B)/exercises/$(1)/source,$(call exercise_src,$(1)))
-$(B)/exercises/$(1)/bin/$(1): $(call exercise_src,$(1)) $(B)/exercises/$(1)/source $(EXERCISE_DEPS)
-	$$(exercise_cc)
-$(B)/exercises/$(1)/solution/bin/$(1): labs/solutions/$(1).c $(EXERCISE_DEPS)
-	$$(exercise_cc)
+$(call track,$(B)/exercises/$(1)/source,$(call exercise_src,$(1),$(2)))
+$(B)/exercises/$(1)/bin/$(1): $(call exercise_src,$(1),$(2)) $(B)/exercises/$(1)/source $(4)
+	$$($(3))
+$(B)/exercises/$(1)/solution/bin/$(1): labs/solutions/$(1).c $(4)
+	$$($(3))
 grade-$(1): $(call exercise_bin,$(1))
 endef
-$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e))))
+$(foreach e,$(EXERCISES),$(eval $(call exercise_rules,$(e),labs/exercises/$(e),exercise_cc,$(EXERCISE_DEPS))))
 
 # graded on the release kernel, as the labs run
 ## make grade-ucat, make grade-ucp, make grade-backup: build and grade your exercise
@@ -644,6 +647,18 @@ kernel-reset:
 ## that catches its bug
 grade-kernel: kernel-exercise $(INITRAMFS)
 	$(Q)EXERCISE_KERNEL=$(KEX_IMAGE) labs/kernel-exercises/grade $(EXERCISE)
+
+# The kernel track's testing exercise: the student's tests are a guest
+# suite (labs/kernel-exercises/selftest/selftest.c), graded by the bugs
+# they catch: the grader builds the debug kernel with each bug, once, in
+# build/kernel-mutant (labs/kernel-exercises/selftest/grade).
+$(eval $(call exercise_rules,selftest,labs/kernel-exercises/selftest,guest_suite_cc,$(GUEST_SUITE_DEPS)))
+.PHONY: grade-selftest
+## make grade-selftest: the kernel track's testing exercise: your tests on the series'
+## kernel and on kernels with bugs planted, a point per bug they catch
+## (labs/kernel-exercises/README.md); SOLUTION=1, EXERCISE_SRC=FILE as for the exercises
+grade-selftest: $(KIMAGE_debug) $(INITRAMFS) $(SERIES_STAMP) $(HEADERS_STAMP) $(GEN_INIT_CPIO)
+	$(Q)EXERCISE_BIN=$(call exercise_bin,selftest) labs/kernel-exercises/selftest/grade
 
 # --- Benchmarks --------------------------------------------------------------
 

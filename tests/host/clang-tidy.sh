@@ -15,7 +15,7 @@ read -ra pcviz_flags <<<"$(pkg-config --cflags libtracefs libtraceevent libtrace
 while read -r f; do
 	case "$f" in
 	pcviz/*) flags=("${common[@]}" -DPCVIZ_REPLAY -Ipcviz -Itests/lib/both "${pcviz_flags[@]}") ;;
-	tests/guest/* | tests/fixtures/*) flags=("${common[@]}" -Itests/lib/both -Itests/lib/guest -isystem build/linux/tools/testing/selftests) ;;
+	tests/guest/* | tests/fixtures/* | labs/kernel-exercises/selftest/* | labs/solutions/selftest.c) flags=("${common[@]}" -Itests/lib/both -Itests/lib/guest -isystem build/linux/tools/testing/selftests) ;;
 	# the Makefile passes the version (scripts/version) to this file alone
 	lib/version.c) flags=("${common[@]}" -DPCLAB_VERSION='"tidy"') ;;
 	*) flags=("${common[@]}" -Itests/lib/both) ;;

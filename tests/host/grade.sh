@@ -77,8 +77,8 @@ write_lab1 0
 LAB_RESULTS=$tmp "$top/labs/grade" >"$tmp/grade.out" 2>&1
 is "$?" 1 "labs/grade with only lab 1 run: status 1"
 n=$(($(find "$top/labs" -name run -path '*/lab*/run' | wc -l) + $(find "$top/labs/exercises" -name grade | wc -l) +
-	$(find "$top/labs/kernel-exercises" -name '*.tests' | wc -l)))
-is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $n labs, exercises and kernel exercises"
+	$(find "$top/labs/kernel-exercises" -name '*.tests' | wc -l) + 1))
+is "$(jq '.labs | length' "$tmp/grade/grade.json")" "$n" "grade.json lists all $n labs, exercises and kernel exercises (the testing one among them)"
 is "$(jq -r '"\(.passed)/\(.points)"' "$tmp/grade/grade.json")" 6/6 "... lab 1's 6 points of 6"
 is "$(jq -r '.not_run | length' "$tmp/grade/grade.json")" $((n - 1)) "... the others not run"
 ok "grep -q '^Score: 6/6 (not run: lab2' '$tmp/grade.out'" "the score line: Score: 6/6, and what was not run"
@@ -308,4 +308,37 @@ ok "grep -qx 'Predictions: 1 of 2 within band (apart from the score)' '$tmp/grad
 is "$(grep '^Score:' "$tmp/grade.out")" "$score" "... the score as without them"
 is "$(jq -c '[.predictions, .labs[0].predictions]' "$tmp/grade/grade.json")" \
 	'[{"within":1,"scored":2},{"within":1,"scored":2}]' "... and so does grade.json"
+
+# The testing exercise: graded by the bugs the tests catch, from the boots'
+# facts (no boot here).  write_selftest SERIES MUTANT...: the tests' fact
+# on the series' kernel and on each mutant, in the patches' order ("-" for
+# a boot that left nothing).
+mutant_names=$(find "$top/labs/kernel-exercises" -maxdepth 1 -name '*.patch' -printf '%f\n' | sed 's/\.patch$//' | sort)
+write_selftest() {
+	local dir=$tmp/selftest/boots name
+	rm -rf "$tmp/selftest"
+	mkdir -p "$dir/series"
+	echo "{\"name\": \"selftest\", \"value\": $1}" >"$dir/series/results.jsonl"
+	shift
+	for name in $mutant_names; do
+		mkdir -p "$dir/mutant-$name"
+		[ "$1" = - ] || echo "{\"name\": \"selftest\", \"value\": $1}" >"$dir/mutant-$name/results.jsonl"
+		shift
+	done
+}
+selftest_score() {
+	GRADE=1 LAB_RESULTS=$tmp "$top/labs/kernel-exercises/selftest/grade" >"$tmp/out" 2>&1
+	jq -s '"\(map(select(.passed)) | length)/\(length)"' -r "$tmp/selftest/checks.jsonl"
+}
+nmut=$(echo "$mutant_names" | wc -l)
+write_selftest '{"status": 0, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": "crashed", "tests": 0}' '{"status": 1, "tests": 6}'
+is "$(selftest_score)" "$nmut/$nmut" "selftest: tests passing on the series and failing (or crashing) on every mutant score full"
+write_selftest '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}'
+is "$(selftest_score)" "0/$nmut" "selftest: tests that pass everywhere (the skeleton's) score zero"
+write_selftest '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}'
+is "$(selftest_score)" "0/$nmut" "selftest: tests that fail on the series score zero, whatever they do on the mutants"
+write_selftest '{"status": 0, "tests": 0}' '{"status": 1, "tests": 0}' '{"status": 1, "tests": 0}' '{"status": 1, "tests": 0}'
+is "$(selftest_score)" "0/$nmut" "selftest: a program that runs no test scores zero"
+write_selftest '{"status": 0, "tests": 6}' '{"status": 1, "tests": 6}' - '{"status": 1, "tests": 6}'
+is "$(selftest_score)" "$((nmut - 1))/$nmut" "selftest: a mutant whose boot left nothing is not counted caught"
 done_testing

@@ -9,6 +9,8 @@
 # graded QUICK=1: its bug must score 0, the series itself (the debug
 # kernel: the fix) full marks.  For every grading, the score line,
 # checks.jsonl and a second grading without a boot (GRADE=1) must agree.
+# The testing exercise (labs/kernel-exercises/selftest) is graded on those
+# bugs' kernels: the reference tests catch all, the skeleton's none.
 set -u
 # shellcheck source=../lib/both/tap.sh
 . "$(dirname "$0")/../lib/both/tap.sh"
@@ -48,8 +50,13 @@ grade() {
 		fail "$name ($variant): GRADE=1 grades the run again, no boot, with the same verdicts" \
 			"first: $first; again: $(verdicts)"
 	fi
-	# a planted bug may well oops: that is what the student is to find
-	[ "$variant" = bug ] || CHECK_RESULTS=$results vm_check_console "$name"
+	# a planted bug may well oops: that is what the student is to find;
+	# the testing exercise boots each of them, and the series once
+	if [ "$name" = selftest ]; then
+		CHECK_RESULTS=$results/selftest/boots vm_check_console series
+	elif [ "$variant" != bug ]; then
+		CHECK_RESULTS=$results vm_check_console "$name"
+	fi
 }
 
 # exercise NAME VARIANT BINARY: the program exercise NAME graded with BINARY
@@ -80,12 +87,16 @@ done
 # rebuilds only what the bugs touch.
 kex_top=build/kernel-exercise/check
 mkdir -p "$CHECK_RESULTS/exercises"
+mutants=""
 for patch in "$top"/labs/kernel-exercises/*.patch; do
 	name=$(basename "$patch" .patch)
 	log=$CHECK_RESULTS/exercises/kernel-$name-build.out
 	if { make -C "$top" -s kernel-reset EXERCISE="$name" KEX_TOP="$kex_top" &&
 		make -C "$top" -s kernel-exercise EXERCISE="$name" KEX_TOP="$kex_top"; } >"$log" 2>&1; then
 		pass "kernel exercise $name: make kernel EXERCISE=$name builds the kernel with the bug"
+		# kept for the testing exercise below: the tree is reset for the next bug
+		cp "$top/$kex_top/build/kernel/debug/arch/x86/boot/bzImage" "$CHECK_RESULTS/exercises/mutant-$name.bzImage"
+		mutants="$mutants $name=$CHECK_RESULTS/exercises/mutant-$name.bzImage"
 		grade "kernel-$name" bug env QUICK=1 EXERCISE_KERNEL="$top/$kex_top/build/kernel/debug/arch/x86/boot/bzImage" \
 			"$top/labs/kernel-exercises/grade" "$name"
 	else
@@ -93,5 +104,18 @@ for patch in "$top"/labs/kernel-exercises/*.patch; do
 			"$(tail -n 5 "$log")"
 	fi
 	grade "kernel-$name" solution env QUICK=1 EXERCISE_KERNEL="$VM_KERNEL" "$top/labs/kernel-exercises/grade" "$name"
+done
+
+# The testing exercise, graded by mutation on the bugs' kernels built above:
+# the reference tests catch every bug, the skeleton's catch none.
+for variant in solution skeleton; do
+	if [ -z "$mutants" ]; then
+		fail "selftest: the $variant is graded" "no kernel with a bug was built above"
+		continue
+	fi
+	bin=$top/build/exercises/selftest/bin/selftest
+	[ "$variant" = skeleton ] || bin=$top/build/exercises/selftest/solution/bin/selftest
+	grade selftest "$variant" env MUTANT_KERNELS="$mutants" EXERCISE_BIN="$bin" SERIES_KERNEL="$VM_KERNEL" \
+		"$top/labs/kernel-exercises/selftest/grade"
 done
 done_testing
