@@ -28,6 +28,9 @@ reported() {
 for fs in ext4 xfs tmpfs; do
 	f=/mnt/$fs/ucat.dat
 	cp /tmp/ucat.src "$f"
+	# student's: cachestat(2) reports only on a file its caller owns or may
+	# write (the kernel's can_do_cachestat)
+	chown student "$f"
 	# cold: not a page of it cached (tmpfs keeps its pages: they are the file)
 	cold
 	before=$(cached "$f")

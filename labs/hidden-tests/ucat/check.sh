@@ -7,12 +7,13 @@
 # beside this file.
 #
 #   hidden.pipe     ucat (1 MiB + 1 byte per read) of a cold ext4 file into
-#                   a pipe, stopped and continued (SIGSTOP, SIGCONT) all
-#                   along: a write into a full pipe that a stop interrupts
-#                   returns short, so the output is whole only if ucat
-#                   writes the rest.  (EINTR itself cannot be had from
-#                   outside: a program with no signal handler of its own
-#                   never sees it, the kernel restarts the call.)
+#                   a pipe whose reader is stopped until the pipe is full
+#                   and ucat waits inside a write, which is then stopped
+#                   and continued (SIGSTOP, SIGCONT): the write returns
+#                   short, so the output is whole only if ucat writes the
+#                   rest.  (EINTR itself cannot be had from outside: a
+#                   program with no signal handler of its own never sees
+#                   it, the kernel restarts the call.)
 #   hidden.odd      -b 4097: every uncached read but the first starts
 #                   inside a page, so each page is read twice and must
 #                   still be dropped; the file's size is no whole number
@@ -27,6 +28,8 @@ hidden_ucat() {
 	name=$1 size=$2
 	shift 2
 	head -c "$size" /dev/urandom >"$dir/ucat.dat"
+	# student's, for cachestat(2), as in ucat's check
+	chown student "$dir/ucat.dat"
 	want=$(sha256sum <"$dir/ucat.dat" | cut -d' ' -f1)
 	cold
 	status=0
@@ -39,8 +42,9 @@ hidden_ucat() {
 }
 
 # Through a stopped and continued pipe
-size=$((4 * 1048576 + 4097))
+size=$((8 * 1048576 + 4097))
 head -c "$size" /dev/urandom >"$dir/ucat.dat"
+chown student "$dir/ucat.dat"
 want=$(sha256sum <"$dir/ucat.dat" | cut -d' ' -f1)
 cold
 rm -f /tmp/hidden.fifo
@@ -55,11 +59,17 @@ while [ -z "$pid" ] && kill -0 "$writer" 2>/dev/null; do
 	pid=$(pidof ucat || true)
 done
 stops=0
-while [ -n "$pid" ] && [ "$stops" -lt 400 ] && kill -STOP "$pid" 2>/dev/null; do
+while [ -n "$pid" ] && [ "$stops" -lt 200 ] && kill -STOP "$reader" 2>/dev/null; do
+	# the pipe fills; ucat waits with part of its block written
+	sleep 0.05
+	kill -STOP "$pid" 2>/dev/null || { kill -CONT "$reader"; break; }
 	stops=$((stops + 1))
-	sleep 0.01
-	kill -CONT "$pid" 2>/dev/null || break
-	sleep 0.01
+	# long enough for ucat to take the stop (a SIGCONT before that
+	# would cancel it, and the write go on)
+	sleep 0.02
+	kill -CONT "$pid" 2>/dev/null || true
+	kill -CONT "$reader"
+	sleep 0.02
 done
 status=0
 wait "$writer" || status=$?
