@@ -696,12 +696,21 @@ RELEASE_DIR ?= $(B)/student-release
 student-release:
 	$(Q)scripts/student-release $(call shq,$(RELEASE_DIR))
 
+.PHONY: grade-submission
+## make grade-submission SUBMISSION=FILE.tar: grade a make handin archive from its exercise
+## sources alone, each in a fresh guest, with the hidden tests: results/submission/
+## (docs/instructors.md, "Grading a submission")
+grade-submission: $(KIMAGE_release) $(INITRAMFS) $(GUEST_INPUTS) | $(DEPS_STAMP)
+	$(if $(SUBMISSION),,$(error name the archive: make grade-submission SUBMISSION=FILE.tar))
+	$(Q)labs/grade-submission $(call shq,$(SUBMISSION))
+
 # --- Cleaning ----------------------------------------------------------------
 
 ##@ Cleaning
 ## make clean: remove results and project build outputs
 clean:
-	$(Q)rm -rf results $(B)/guest $(B)/vm $(B)/host $(INITRAMFS) $(INITRAMFS).root
+	$(Q)rm -rf results $(B)/guest $(B)/vm $(B)/host $(B)/submission $(B)/dep/submission $(INITRAMFS) \
+		$(INITRAMFS).root
 
 ## make distclean: also remove the extracted kernel tree, kernels and images
 distclean: clean
