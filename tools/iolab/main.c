@@ -479,6 +479,7 @@ int main(int argc, char **argv)
 	unsigned char *buf, *map = NULL;
 	char err[256], why[128];
 	double elapsed;
+	long long bufsize;
 	int fd;
 
 	switch (iolab_parse(argc, argv, &o, err, sizeof(err))) {
@@ -518,9 +519,15 @@ int main(int argc, char **argv)
 		fprintf(r.log, "0,0,0,%lld,%lld,%lld,0,%d,0,0,0\n", mem.cached, mem.dirty,
 			mem.writeback, o.hits ? 100 : -1);
 	}
-	if (posix_memalign((void **)&buf, 4096, o.bs * o.qd))
+	/*
+	 * A buffer per request in flight: the uring modes' --qd, one
+	 * otherwise.  More would be memory the run never uses, which a small
+	 * memory cgroup (make bench's memcg setting) takes from the cache.
+	 */
+	bufsize = o.bs * (iolab_uring(&o) ? o.qd : 1);
+	if (posix_memalign((void **)&buf, 4096, bufsize))
 		die("memory", strerror(errno));
-	memset(buf, 0x5a, o.bs * o.qd);
+	memset(buf, 0x5a, bufsize);
 	if (o.mode == MMAP) {
 		map = mmap(NULL, o.size, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED)
