@@ -6,6 +6,10 @@
 # /results/results.jsonl, and per-second logs /results/FS/SCENARIO-MODE.rROUND.csv.  BENCH_SET=plain runs only what a kernel without
 # the series can do too (buffered and O_DIRECT), for the no-regression boots.
 # BENCH_SCENARIOS picks scenarios (bench/run checks it and passes it: all by default).
+# The jobs of upstream's dontcache-bench (BENCH_MATRIX_JOBS) run in two
+# settings each round: global, as every scenario, and memcg, inside a
+# memory cgroup of a quarter of RAM (facts FS/memcg/SCENARIO-MODE.rROUND,
+# and the cgroup's own counters FS/memcg/SCENARIO-MODE.rROUND.cgroup).
 set -eu
 LAB=bench
 # shellcheck source=../labs/lib/guest.sh
@@ -17,13 +21,111 @@ every_kind_but_calls=add,delete,evict,refault,lru_insert,lru_activate,dirty,writ
 every_kind_but_calls=$every_kind_but_calls,kswapd_waker,direct_reclaim,reclaim,db_mark,db_serve,db_claim,db_end
 every_kind_but_calls=$every_kind_but_calls,wb_start,wb_end
 fact kernel "$(uname -r)"
+# the modes every matrix job runs in
+matrix_modes="buffered uncached direct"
+writer_mib=${BENCH_WRITER_MIB:-$mem_mib}
 
-# run FS SCENARIO MODE ROUND IOLAB-ARGS...
+# The memcg setting: the job's processes in a memory cgroup whose
+# memory.max is a quarter of RAM.  That is the container setting, where
+# reclaim runs in the task's own context, with no kswapd to lean on.
+# memcg_make GROUP: GROUP made afresh (its counters are the run's own)
+# with that limit, and with the io controller, so that the group's dirty
+# data is throttled and written back as its own (cgroup writeback).
+memcg_make() {
+	rmdir "/sys/fs/cgroup/$1" 2>/dev/null || true
+	make_cgroup "$1"
+	echo +io >/sys/fs/cgroup/cgroup.subtree_control
+	echo "$((mem_mib / 4))M" >"/sys/fs/cgroup/$1/memory.max"
+}
+
+# memcg_done NAME GROUP: GROUP's counters over the run as fact NAME.cgroup,
+# then GROUP removed.  Reclaim within a cgroup counts in its memory.stat,
+# not in /proc/vmstat (nor as allocation stalls), so its scanned and
+# reclaimed pages and its memory pressure are the group's own; limit_hits
+# counts the times its usage reached memory.max.
+memcg_done() {
+	g=/sys/fs/cgroup/$2
+	fact "$1.cgroup" "$(jq -cn --argjson peak "$(cat "$g/memory.peak")" \
+		--argjson hits "$(proc_value "$g/memory.events" max)" \
+		--argjson ooms "$(proc_value "$g/memory.events" oom_kill)" \
+		--argjson scanned "$(proc_value "$g/memory.stat" pgscan)" \
+		--argjson reclaimed "$(proc_value "$g/memory.stat" pgsteal)" \
+		--argjson psi "$(awk '$1 == "some" { sub(/.*total=/, ""); print }' "$g/memory.pressure")" \
+		'{peak_kib: ($peak / 1024 | floor), limit_hits: $hits, oom_kills: $ooms, pgscan: $scanned,
+		  pages_reclaimed: $reclaimed, psi_mem_some_ms: ($psi / 1000)}')"
+	rmdir "$g"
+}
+
+# memcg_enter: in the memcg setting, this shell, and so every process it
+# starts, into a fresh memory cgroup bench-memcg.  memcg_leave NAME: back
+# out, with the group's fact NAME.cgroup.  Nothing in the global setting.
+memcg_enter() {
+	[ "$setting" = memcg ] || return 0
+	memcg_make bench-memcg
+	echo $$ >/sys/fs/cgroup/bench-memcg/cgroup.procs
+}
+memcg_leave() {
+	[ "$setting" = memcg ] || return 0
+	echo $$ >/sys/fs/cgroup/cgroup.procs
+	memcg_done "$1" bench-memcg
+}
+
+# run FS SCENARIO MODE ROUND IOLAB-ARGS...: in the round's setting
 run() {
 	name=$1/$2-$3.r$4
 	shift 4
+	memcg_enter
 	cold
 	measure "$name" "$@"
+	memcg_leave "$name"
+}
+
+# writers SCENARIO N MIB MODES BS: N writers at once, sequential writes of
+# BS bytes, MIB each, then fsync, in each of MODES, in the round's setting
+writers() {
+	for m in $4; do
+		rm -f "$dir/bench-$1".*
+		memcg_enter
+		together "$at/$1-$m.r$round" "$2" "$dir/bench-$1" -m "$m" -w -b "$5" -s "$3M"
+		memcg_leave "$at/$1-$m.r$round"
+	done
+	rm -f "$dir/bench-$1".*
+}
+
+# competing NAME MODE: a buffered writer and a writer in MODE at once
+# (MODE buffered: the control, two buffered writers), each of 1 MiB
+# sequential writes of a file of its own for $secs, then fsync, in the
+# round's setting.  Timed, not sized, so that each one's MB/s is its share
+# of the same seconds.  Facts NAME.1 (the buffered writer) and NAME.2.
+competing() {
+	rm -f "$dir"/bench-compete.*
+	memcg_enter
+	cold
+	measure "$1.2" -m "$2" -w -b 1M -s "$((writer_mib * 4))M" -t "$secs" "$dir/bench-compete.2" &
+	other=$!
+	measure "$1.1" -m buffered -w -b 1M -s "$((writer_mib * 4))M" -t "$secs" "$dir/bench-compete.1"
+	wait "$other"
+	memcg_leave "$1"
+	rm -f "$dir"/bench-compete.*
+}
+
+# noisy_writer NAME MODE: beside's latency-sensitive reader (random 4 KiB
+# reads at 500/s of $hot, 40% of RAM, cached first) alone for $secs (MODE
+# alone), or beside a writer in MODE of 1 MiB sequential writes for $secs
+# then fsync.  The writer runs in beside's cgroup neighbour, which the
+# memcg setting limits: the noisy container, the reader outside it.  Facts
+# NAME-hot, NAME.resident (beside's), NAME-writer (the writer's summary).
+noisy_writer() {
+	w=$dir/bench-noisy-writer.dat
+	rm -f "$w"
+	if [ "$2" = alone ]; then
+		beside "$1" "$hot"
+	else
+		[ "$setting" = global ] || memcg_make neighbour
+		beside "$1" "$hot" measure "$1-writer" -m "$2" -w -b 1M -s "$((writer_mib * 4))M" -t "$secs" "$w"
+		[ "$setting" = global ] || memcg_done "$1" neighbour
+	fi
+	rm -f "$w"
 }
 
 # beside_pcviz MODE ROUND [PCVIZ-OPTIONS...]: the uncached stream of $big
@@ -129,104 +231,127 @@ wanted() {
 	esac
 }
 
+# runs SCENARIO: whether SCENARIO runs in this round's setting: wanted, and
+# in the memcg setting one of the matrix's jobs (bench/run passes them)
+runs() {
+	wanted "$1" || return 1
+	[ "$setting" = global ] && return 0
+	case " $BENCH_MATRIX_JOBS " in
+	*" $1 "*) ;;
+	*) return 1 ;;
+	esac
+}
+
+# The settings of the matrix's jobs; the no-regression boots run the plain
+# matrix only, and the boots of one vCPU and of pcviz no matrix job
+settings="global memcg"
+[ "$set" = full ] && [ -n "${BENCH_MATRIX_JOBS?set by bench/run}" ] || settings=global
+
 for fs in ${BENCH_FS:-ext4 xfs}; do
 	dir=/mnt/$fs
-	mkdir -p "$out/$fs"
+	mkdir -p "$out/$fs/memcg"
 	big=$dir/bench.dat
-	for sc in seqread randread tracing pcviz noisy; do
+	for sc in seqread randread randwrite tracing pcviz noisy; do
 		if wanted "$sc"; then
 			data_file "$big" "$data_mib"
 			break
 		fi
 	done
-	if [ "$set" = plain ]; then
-		read_modes="buffered direct"
-		write_modes="buffered direct"
-	else
-		read_modes="buffered direct uncached fadvise uring-uncached"
-		write_modes="buffered direct uncached uncached-2019"
-	fi
 	streams=${BENCH_STREAMS:-4}
 	if wanted cseqread || wanted crandread; then
 		stream_files "$dir/bench-c" "$streams" $((data_mib / streams))
 	fi
+	hot=$dir/bench-hot.dat
+	if wanted nwrite || wanted noisy; then
+		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
+	fi
 	{ wanted fsync || wanted fsyncsame; } && write_limit bench-rewriter 4
 	round=1
 	while [ "$round" -le "$repeats" ]; do
-		say "$fs, round $round of $repeats"
-		wanted cseqread && for m in buffered uncached direct fadvise; do
-			together "$fs/cseqread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -b 1M -i 0.25
-		done
-		wanted crandread && for m in uring-buffered uring-uncached; do
-			together "$fs/crandread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
-		done
-		if wanted cwrite; then
-			for m in buffered uncached; do
-				rm -f "$dir"/bench-w.*
-				together "$fs/cwrite-$m.r$round" "$streams" "$dir/bench-w" -m "$m" -w -b 1M \
-					-s "${BENCH_WRITER_MIB:-$mem_mib}M"
-			done
-			rm -f "$dir"/bench-w.*
-		fi
-		# sixteen writers, each with a quarter of a contended writer's data
-		if wanted cwrite16; then
-			for m in buffered uncached; do
-				rm -f "$dir"/bench-w16.*
-				together "$fs/cwrite16-$m.r$round" 16 "$dir/bench-w16" -m "$m" -w -b 1M \
-					-s "$((${BENCH_WRITER_MIB:-$mem_mib} / 4))M"
-			done
-			rm -f "$dir"/bench-w16.*
-		fi
-		wanted seqread && for m in $read_modes; do
-			run "$fs" seqread "$m" "$round" -m "$m" -b 1M "$big"
-		done
-		wanted randread && for m in buffered direct uncached; do
-			[ "$set" = full ] || [ "$m" != uncached ] || continue
-			run "$fs" randread "$m" "$round" -m "$m" -r -b 4K -t "$secs" "$big"
-		done
-		wanted seqwrite && for m in $write_modes; do
-			w=$dir/bench-write.dat
-			rm -f "$w"
-			if [ "$m" = uncached-2019 ]; then
-				echo 1 >"$knob"
-				run "$fs" seqwrite "$m" "$round" -m uncached -w -b 1M -s "${data_mib}M" "$w"
-				echo 0 >"$knob"
+		for setting in $settings; do
+			say "$fs, round $round of $repeats, $setting"
+			if [ "$setting" = memcg ]; then
+				at=$fs/memcg
+				read_modes=$matrix_modes
+				write_modes=$matrix_modes
+			elif [ "$set" = plain ]; then
+				at=$fs
+				read_modes="buffered direct"
+				write_modes="buffered direct"
 			else
-				run "$fs" seqwrite "$m" "$round" -m "$m" -w -b 1M -s "${data_mib}M" "$w"
+				at=$fs
+				read_modes="buffered direct uncached fadvise uring-uncached"
+				write_modes="buffered direct uncached uncached-2019"
 			fi
-			rm -f "$w"
+			runs cseqread && for m in buffered uncached direct fadvise; do
+				together "$fs/cseqread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -b 1M -i 0.25
+			done
+			runs crandread && for m in uring-buffered uring-uncached; do
+				together "$fs/crandread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
+			done
+			runs cwrite && writers cwrite "$streams" "$writer_mib" "$matrix_modes" 1M
+			# sixteen and thirty-two writers, 4x RAM in all as cwrite's
+			runs cwrite16 && writers cwrite16 16 $((writer_mib / 4)) "buffered uncached" 1M
+			# thirty-two buffers of 1 MiB would be half the memcg setting's memory
+			runs cwrite32 && writers cwrite32 32 $((writer_mib / 8)) "$matrix_modes" 256K
+			runs compete && for m in $matrix_modes; do
+				competing "$at/compete-$m.r$round" "$m"
+			done
+			runs nwrite && for m in alone $matrix_modes; do
+				noisy_writer "$at/nwrite-$m.r$round" "$m"
+			done
+			runs seqread && for m in $read_modes; do
+				run "$at" seqread "$m" "$round" -m "$m" -b 1M "$big"
+			done
+			runs randread && for m in buffered direct uncached; do
+				[ "$set" = full ] || [ "$m" != uncached ] || continue
+				run "$at" randread "$m" "$round" -m "$m" -r -b 4K -t "$secs" "$big"
+			done
+			# random 4 KiB overwrites of the data set for $secs, then fsync
+			runs randwrite && for m in $matrix_modes; do
+				run "$at" randwrite "$m" "$round" -m "$m" -w -r -b 4K -s "${data_mib}M" -t "$secs" "$big"
+			done
+			runs seqwrite && for m in $write_modes; do
+				w=$dir/bench-write.dat
+				rm -f "$w"
+				if [ "$m" = uncached-2019 ]; then
+					echo 1 >"$knob"
+					run "$at" seqwrite "$m" "$round" -m uncached -w -b 1M -s "${data_mib}M" "$w"
+					echo 0 >"$knob"
+				else
+					run "$at" seqwrite "$m" "$round" -m "$m" -w -b 1M -s "${data_mib}M" "$w"
+				fi
+				rm -f "$w"
+			done
+			if runs tracing; then
+				# tracepoints off and on, beside an uncached stream
+				run "$fs" tracing off "$round" -m uncached -b 1M "$big"
+				trace-cmd start -q -e 'filemap:mm_filemap_dropbehind_*' >/dev/null 2>&1
+				run "$fs" tracing on "$round" -m uncached -b 1M "$big"
+				trace-cmd reset >/dev/null 2>&1
+			fi
+			if runs pcviz && command -v pcviz >/dev/null; then
+				run "$fs" pcviz off "$round" -m uncached -b 1M "$big"
+				beside_pcviz on "$round"
+				# every kind but the calls: each folio's events copied out
+				beside_pcviz streamed "$round" -e "$every_kind_but_calls"
+				# only the per-call and reclaim events
+				beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
+			fi
+			runs fsync && for m in none buffered uncached; do
+				fsync_beside "$m" "$round"
+			done
+			runs fsyncsame && for m in none buffered uncached; do
+				fsync_same "$m" "$round"
+			done
+			runs fsynccost && fsync_cost "$round"
 		done
-		if wanted tracing; then
-			# tracepoints off and on, beside an uncached stream
-			run "$fs" tracing off "$round" -m uncached -b 1M "$big"
-			trace-cmd start -q -e 'filemap:mm_filemap_dropbehind_*' >/dev/null 2>&1
-			run "$fs" tracing on "$round" -m uncached -b 1M "$big"
-			trace-cmd reset >/dev/null 2>&1
-		fi
-		if wanted pcviz && command -v pcviz >/dev/null; then
-			run "$fs" pcviz off "$round" -m uncached -b 1M "$big"
-			beside_pcviz on "$round"
-			# every kind but the calls: each folio's events copied out
-			beside_pcviz streamed "$round" -e "$every_kind_but_calls"
-			# only the per-call and reclaim events
-			beside_pcviz light "$round" -e db_call,reclaim,kswapd_wake,direct_reclaim
-		fi
-		wanted fsync && for m in none buffered uncached; do
-			fsync_beside "$m" "$round"
-		done
-		wanted fsyncsame && for m in none buffered uncached; do
-			fsync_same "$m" "$round"
-		done
-		wanted fsynccost && fsync_cost "$round"
 		round=$((round + 1))
 	done
 	if wanted noisy; then
-		hot=$dir/bench-hot.dat
-		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 		for m in buffered uncached; do
 			noisy "$fs/noisy-$m" "$m" "$hot" "$big"
 		done
-		rm -f "$hot"
 	fi
-	rm -f "$big" "$dir"/bench-c.*
+	rm -f "$big" "$hot" "$dir"/bench-c.*
 done

@@ -1,8 +1,10 @@
 #!/bin/bash
-# make bench's plumbing (QUICK=1, 128 MiB streams, on the debug kernel): every scenario runs,
+# make bench's plumbing (QUICK=1, 64 MiB streams, on the debug kernel): every scenario runs,
 # the summary has its tables and a measured value for each target the
-# patched kernel alone can answer.  No performance assertions: those are
-# the benchmark's to report, not the tests'.
+# patched kernel alone can answer; every job of the matrix ran in every
+# mode and setting with the facts its columns read, and has its table.
+# No performance assertions: those are the benchmark's to report, not the
+# tests'.
 set -u
 # shellcheck source=../lib/both/tap.sh
 . "$(dirname "$0")/../lib/both/tap.sh"
@@ -11,7 +13,7 @@ set -u
 
 log=$CHECK_RESULTS/bench.out
 status=0
-LAB_DATA_MIB=128 QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/bench/run" >"$log" 2>&1 || status=$?
+LAB_DATA_MIB=64 QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$CHECK_RESULTS "$top/bench/run" >"$log" 2>&1 || status=$?
 summary=$CHECK_RESULTS/bench/summary.md
 is "$status" 0 "bench/run QUICK=1 completes (log: $log)"
 vm_check_console bench
@@ -30,6 +32,60 @@ for png in seqread-throughput seqread-page-cache seqwrite-throughput seqwrite-di
 done
 n=$(find "$CHECK_RESULTS/bench/ext4" -name '*.csv' | wc -l)
 ok "[ $n -ge 14 ]" "a per-second CSV for every run ($n)"
+# The matrix (#29 section 1): every job x mode x setting left its facts,
+# with a number for each column the summary reads (iolab writes -1 where
+# it cannot say: a number too), and the summary has the job's table.
+results=$CHECK_RESULTS/bench/results.jsonl
+io_columns="mb_s cpu_sys_s dirty_kib_peak cache_kib.peak allocstalls kswapd_cpu_pct pgscan pages_reclaimed psi_mem_some_ms"
+lat_columns="lat_us.p50 lat_us.p99 lat_us.p999"
+cgroup_columns="peak_kib limit_hits oom_kills pgscan pages_reclaimed psi_mem_some_ms"
+# columns REGEX N KEY...: "ok" if N facts' names match REGEX and each has
+# a number at every KEY, else what is wrong
+columns() {
+	local re=$1 n=$2
+	shift 2
+	jq -rn --arg re "$re" --argjson n "$n" --arg keys "$*" '
+		[inputs | select(.name | test($re))] as $f
+		| if ($f | length) != $n then "\($f | length) facts match \($re), not \($n)"
+		  else [$f[] | .name as $name | ($keys | split(" ")[]) as $k
+			| select(.value | getpath($k | split(".")) | type != "number") | "\($name) has no \($k)"]
+			| first // "ok" end' "$results"
+}
+for job in seqread randread seqwrite randwrite cwrite cwrite32 compete nwrite; do
+	case "$job" in
+	cwrite) streams=4 ;;
+	cwrite32) streams=32 ;;
+	compete) streams=2 ;;
+	*) streams=1 ;;
+	esac
+	modes="buffered uncached direct"
+	[ "$job" != nwrite ] || modes="alone $modes"
+	for setting in global memcg; do
+		at=ext4
+		[ "$setting" = global ] || at=ext4/memcg
+		for m in $modes; do
+			run="^$at/$job-$m\\.r1"
+			what="matrix: $job, $m, $setting"
+			if [ "$job" = nwrite ]; then
+				is "$(columns "$run-hot\$" 1 "$lat_columns" hit_pct)" ok "$what: the reader's facts"
+				[ "$m" = alone ] ||
+					is "$(columns "$run-writer\$" 1 "$io_columns")" ok "$what: the writer's facts"
+			elif [ "$streams" = 1 ]; then
+				is "$(columns "$run\$" 1 "$io_columns" "$lat_columns")" ok "$what: its facts"
+			else
+				is "$(columns "$run\\.[0-9]+\$" "$streams" "$io_columns" "$lat_columns")" ok "$what: a summary per process"
+			fi
+			[ "$setting" = global ] || [ "$m" = alone ] ||
+				is "$(columns "$run\\.cgroup\$" 1 "$cgroup_columns")" ok "$what: the memory cgroup's counters"
+		done
+	done
+	rows=$(sed -n "/^### matrix: $job:/,/^#/p" "$summary" | grep -cE '^\| [a-z]+ \| (global|memcg) \|')
+	is "$rows" $((2 * $(echo "$modes" | wc -w))) "matrix: $job: the summary's table has a row per mode and setting"
+done
+ok "grep -q 'second.s share of the total' '$summary'" "matrix: the competing writers' shares in the summary"
+ok "grep -q 'reader p99 / alone' '$summary'" "matrix: the noisy writer's reader against alone in the summary"
+ok "[ -s '$CHECK_RESULTS/bench/matrix-ext4.png' ]" "plot matrix-ext4.png drawn"
+
 # the contended runs: one log per stream, and the streams added up row by
 # row into the log the cliff plots draw
 for m in buffered uncached; do
