@@ -95,7 +95,9 @@ while read -r f; do
 done < <(git ls-files labs bench scripts)
 ident='[a-z_][a-z0-9_]*'
 {
-	grep -ohE "\\.$ident" "${consumers[@]}" | cut -c2- || true
+	# cgroup v2's file names (memory.events, cgroup.procs, io.max) are paths, not keys
+	sed -E 's/\b(memory|cgroup|io|cpu|pids)\.[a-z_.]+//g' "${consumers[@]}" | grep -oE "\\.$ident" | cut -c2- ||
+		true
 	grep -ohP "(?:^|(?<=[{,]))\\s*$ident(?=\\s*[,}])" "${consumers[@]}" | grep -oE "$ident" || true
 	grep -ohE ";[[:space:]]*\"$ident(\\.$ident)*\"" "${consumers[@]}" | grep -oE "$ident(\\.$ident)*" || true
 	grep -ohE '\b(json|fact|facts|stat|median|cstat|cmedian)( +("[^"]*"|[^ "();|]+))+' "${consumers[@]}" |
