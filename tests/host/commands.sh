@@ -12,8 +12,9 @@ set -u
 cd "$top" || exit 1
 
 # Words at a command position that are not commands the scripts run: awk
-# and gnuplot code, and prose in messages.  Each was read in its script.
-not_run="as col column dir file install join kvm last man split sum top w"
+# and gnuplot code, C code a test writes out (write), and prose in
+# messages.  Each was read in its script.
+not_run="as col column dir file install join kvm last man split sum top w write"
 
 # host_scripts: the tracked shell scripts that run on the host (the
 # guest's run under busybox, from the initramfs)
