@@ -11,21 +11,14 @@
 set -u
 # shellcheck source=../lib/host/preamble.sh
 . "$(dirname "$0")/../lib/host/preamble.sh"
+# shellcheck source=../lib/host/lab1-facts.sh
+. "$(dirname "$0")/../lib/host/lab1-facts.sh"
 
 # write_lab1 WARM-READ-KIB: lab 1's facts for a 64 MiB file whose warm read
 # read WARM-READ-KIB from the disk (0 when it came from the cache)
 write_lab1() {
 	mkdir -p "$tmp/lab1"
-	cat >"$tmp/lab1/results.jsonl" <<-JSON
-	{"name": "file-mib", "value": 64}
-	{"name": "baseline", "value": {"cached_kib": 10000, "pgpgin_kib": 0, "seconds": 0}}
-	{"name": "cold_read", "value": {"cached_kib": 76000, "pgpgin_kib": 65536, "seconds": 0.5}}
-	{"name": "warm_read", "value": {"cached_kib": 76000, "pgpgin_kib": $1, "seconds": 0.1}}
-	{"name": "drop_caches", "value": {"cached_kib": 10100, "pgpgin_kib": 0, "seconds": 0.2}}
-	{"name": "partial-map", "value": "########........########........"}
-	{"name": "partial-pcviz", "value": {"pages": 16384, "cached": 8704}}
-	{"name": "run", "value": {"mem_mib": 256, "data_mib": 512, "seconds": 3, "fs": "ext4"}}
-	JSON
+	lab1_facts 64 "$1" >"$tmp/lab1/results.jsonl"
 }
 # verdict CHECK: PASS or FAIL, as checks.jsonl has it
 verdict() {

@@ -9,6 +9,8 @@
 set -u
 # shellcheck source=../lib/host/preamble.sh
 . "$(dirname "$0")/../lib/host/preamble.sh"
+# shellcheck source=../lib/host/lab1-facts.sh
+. "$(dirname "$0")/../lib/host/lab1-facts.sh"
 
 # --- every number a handout asks for has a slot ----------------------------
 
@@ -151,16 +153,7 @@ ok "[ $status = 1 ] && grep -q 'predict first' '$tmp/out' && grep -q 'Then make 
 grade_lab1() {
 	rm -rf "$tmp/g"
 	mkdir -p "$tmp/g/lab1"
-	cat >"$tmp/g/lab1/results.jsonl" <<-JSON
-	{"name": "file-mib", "value": $1}
-	{"name": "baseline", "value": {"cached_kib": 10000, "pgpgin_kib": 0, "seconds": 0}}
-	{"name": "cold_read", "value": {"cached_kib": 76000, "pgpgin_kib": 65536, "seconds": 0.5}}
-	{"name": "warm_read", "value": {"cached_kib": 76000, "pgpgin_kib": 0, "seconds": 0.1}}
-	{"name": "drop_caches", "value": {"cached_kib": 10100, "pgpgin_kib": 0, "seconds": 0.2}}
-	{"name": "partial-map", "value": "########........########........"}
-	{"name": "partial-pcviz", "value": {"pages": 16384, "cached": 8704}}
-	{"name": "run", "value": {"mem_mib": 256, "data_mib": 512, "seconds": 3, "fs": "ext4"}}
-	JSON
+	lab1_facts "$1" >"$tmp/g/lab1/results.jsonl"
 	printf '%s\n' "$2" >"$tmp/g/lab1/predictions.md"
 	status=0
 	GRADE=1 LAB_RESULTS=$tmp/g "$top/labs/lab1/run" >"$tmp/out" 2>&1 || status=$?

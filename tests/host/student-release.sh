@@ -9,6 +9,8 @@
 set -u
 # shellcheck source=../lib/host/preamble.sh
 . "$(dirname "$0")/../lib/host/preamble.sh"
+# shellcheck source=../lib/host/lab1-facts.sh
+. "$(dirname "$0")/../lib/host/lab1-facts.sh"
 if ! git -C "$top" rev-parse --verify -q HEAD >/dev/null; then
 	skip "the student release" "$top is not a git checkout (a release itself?): the release is made from HEAD"
 	done_testing
@@ -92,16 +94,7 @@ ok "[ $status = 0 ] && ! grep -q 'No rule to make target' '$tmp/lab1.out' && [ \
 # make grade grades the runs in the release's results/: lab 1's, as its
 # guest writes them (the facts of tests/host/grade.sh), copied in
 mkdir -p "$release/results/lab1"
-cat >"$release/results/lab1/results.jsonl" <<'JSON'
-{"name": "file-mib", "value": 64}
-{"name": "baseline", "value": {"cached_kib": 10000, "pgpgin_kib": 0, "seconds": 0}}
-{"name": "cold_read", "value": {"cached_kib": 76000, "pgpgin_kib": 65536, "seconds": 0.5}}
-{"name": "warm_read", "value": {"cached_kib": 76000, "pgpgin_kib": 0, "seconds": 0.1}}
-{"name": "drop_caches", "value": {"cached_kib": 10100, "pgpgin_kib": 0, "seconds": 0.2}}
-{"name": "partial-map", "value": "########........########........"}
-{"name": "partial-pcviz", "value": {"pages": 16384, "cached": 8704}}
-{"name": "run", "value": {"mem_mib": 256, "data_mib": 512, "seconds": 3, "fs": "ext4"}}
-JSON
+lab1_facts 64 0 >"$release/results/lab1/results.jsonl"
 # pcviz, which only the traced labs' grading runs, is taken as built
 make -C "$release" -o build/host/pcviz -o build/stamp/deps grade >"$tmp/grade.out" 2>&1
 ok "grep -q '^Score: 6/[0-9]* (not run: lab2 ' '$tmp/grade.out' && ! grep -q 'No rule to make target' '$tmp/grade.out'" \
