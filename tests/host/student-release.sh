@@ -28,12 +28,13 @@ ok "[ -f '$release/Makefile' ] && [ ! -e '$release/.git' ]" "... the tree is the
 # By name
 ok "[ ! -e '$release/labs/solutions' ]" "no labs/solutions"
 ok "[ ! -e '$release/labs/hidden-tests' ]" "no labs/hidden-tests"
+ok "[ -z \"\$(find '$release/labs/reference' -name '*.json' 2>/dev/null)\" ]" "no reference runs (labs/reference/*.json)"
 is "$(cd "$release" && find . -name 'ANSWERS*' | paste -sd ' ')" "" "no ANSWERS file anywhere"
 is "$(cd "$release" && find labs -name '*.patch' | paste -sd ' ')" "" "no patch under labs/ (the kernel track's bugs)"
 # By content: no file of the release is one of the files left out, under
 # whatever name
 left_out=$(git -C "$top" ls-tree -r --name-only HEAD |
-	grep -E '^labs/(solutions|hidden-tests)/|(^|/)ANSWERS[^/]*$|^labs/kernel-exercises/[^/]*\.patch$')
+	grep -E '^labs/(solutions|hidden-tests)/|(^|/)ANSWERS[^/]*$|^labs/kernel-exercises/[^/]*\.patch$|^labs/reference/[^/]*\.json$')
 ok "[ $(wc -l <<<"$left_out") -ge 10 ]" "HEAD has the files to leave out ($(wc -l <<<"$left_out"))"
 while read -r path; do
 	git -C "$top" cat-file blob "HEAD:$path" | sha256sum | cut -d' ' -f1
