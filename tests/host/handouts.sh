@@ -119,8 +119,15 @@ for readme in labs/lab*/README.md; do
 	listed=$(handout_checks "$readme" | wc -l)
 	[ -z "$said" ] || is "$said" "$listed" "$lab: the count of self-checks the handout says is the count it lists"
 done
-for name in $(find labs/kernel-exercises -name '*.patch' -printf '%f\n' | sed 's/\.patch$//' | sort); do
-	ok "sed -n '/^## $name\$/,/^## /p' labs/kernel-exercises/README.md | grep -qE '^\\*\\*Difficulty:\\*\\* [a-z]+\\. \\*\\*Effort:\\*\\* about [0-9]'" \
+# the program exercises: a difficulty and an effort in the table's row of each
+for grader in labs/exercises/*/grade; do
+	name=$(basename "$(dirname "$grader")")
+	ok "grep -qE '^\\| \`$name\` \\|.*\\| (introductory|intermediate|advanced) \\| about [0-9]' labs/exercises/README.md" \
+		"exercise $name: the table in labs/exercises/README.md says its difficulty and effort"
+done
+for name in $(find labs/kernel-exercises -name '*.patch' -printf '%f\n' | sed 's/\.patch$//' | sort) \
+	$(find labs/kernel-exercises -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort); do
+	ok "sed -n '/^## $name\($\|:\)/,/^## /p' labs/kernel-exercises/README.md | grep -qE '^\\*\\*Difficulty:\\*\\* [a-z]+\\. \\*\\*Effort:\\*\\* about [0-9]'" \
 		"kernel exercise $name: its section says its difficulty and effort"
 done
 
