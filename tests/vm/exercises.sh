@@ -1,9 +1,10 @@
 #!/bin/bash
 # Every graded exercise's grader can fail and can pass.  Each
 # labs/exercises/NAME/grade grades the untouched skeleton (it must score 0
-# on every check) and the reference solution (full marks), on the debug
-# kernel, QUICK=1 (the sizes a grader has for make check, if any); make
-# check builds both binaries (EXERCISE_BINS in the Makefile).
+# on every check) and the reference solution (full marks), on the release
+# kernel the students boot, QUICK=1 (the sizes a grader has for make
+# check, if any); make check builds both binaries (EXERCISE_BINS in the
+# Makefile).
 # Each kernel exercise (labs/kernel-exercises/NAME.patch) is built as
 # make kernel EXERCISE=NAME builds it, in one tree for all of them, and
 # graded QUICK=1: its bug must score 0, the series itself (the debug
@@ -65,7 +66,7 @@ exercise() {
 		fail "$1: the $2 is built" "$3 is missing (make check builds it)"
 		return
 	fi
-	grade "$1" "$2" env QUICK=1 EXERCISE_BIN="$3" "$top/labs/exercises/$1/grade"
+	grade "$1" "$2" env QUICK=1 LAB_KERNEL="$VM_RELEASE_KERNEL" EXERCISE_BIN="$3" "$top/labs/exercises/$1/grade"
 }
 
 for grader in "$top"/labs/exercises/*/grade; do

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make grade-submission (labs/grade-submission) cannot be fooled (#28 §3):
-# hand-ins graded in fresh guests on the debug kernel, QUICK=1.
+# hand-ins graded in fresh guests on the release kernel, QUICK=1.
 #
 #   solutions   the reference solutions handed in: full marks, the hidden
 #               tests too (the control)
@@ -46,7 +46,7 @@ graded() {
 	handin_manifest "$tmp/$1"
 	handin_tar "$tmp/$1" "$tmp/gs-vm-$1.tar"
 	status=0
-	QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "$top/labs/grade-submission" "$tmp/gs-vm-$1.tar" \
+	QUICK=1 LAB_KERNEL=$VM_RELEASE_KERNEL LAB_RESULTS=$results "$top/labs/grade-submission" "$tmp/gs-vm-$1.tar" \
 		>"$results-$1.out" 2>&1 || status=$?
 	run=$results/submission/gs-vm-$1
 	json=$run/results.json

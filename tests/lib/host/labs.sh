@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Run one lab end to end in its quick mode on the debug kernel, as a set of
-# TAP tests (source after tap.sh and vm.sh):
+# Run one lab end to end in its quick mode, as a set of TAP tests (source
+# after tap.sh and vm.sh), on the kernel $lab_kernel names (default: the
+# debug kernel):
 #
 #   lab_checks LAB [LABEL]   each self-check of labs/LAB/run is a test named
 #                            by the lab's own words; then one test that the
@@ -23,7 +24,7 @@ lab_checks() {
 	log=$CHECK_RESULTS/labs/$label.out
 	status=0
 	# no predictions: make check is no student (PREDICT=skip)
-	PREDICT=skip QUICK=1 LAB_KERNEL=$VM_KERNEL LAB_RESULTS=$results "${top:?}/labs/$lab/run" >"$log" 2>&1 ||
+	PREDICT=skip QUICK=1 LAB_KERNEL=${lab_kernel:-$VM_KERNEL} LAB_RESULTS=$results "${top:?}/labs/$lab/run" >"$log" 2>&1 ||
 		status=$?
 	checks=$(grep -cE ' (PASS|FAIL)$' "$log")
 	while read -r line; do
