@@ -324,14 +324,28 @@ selftest_score() {
 	jq -s '"\(map(select(.passed)) | length)/\(length)"' -r "$tmp/selftest/checks.jsonl"
 }
 nmut=$(echo "$mutant_names" | wc -l)
-write_selftest '{"status": 0, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": "crashed", "tests": 0}' '{"status": 1, "tests": 6}'
+# mutants VALUE: VALUE once for each mutant
+mutants() {
+	local i
+	for ((i = 0; i < nmut; i++)); do printf '%s\n' "$1"; done
+}
+caught='{"status": 1, "tests": 6}'
+# the second mutant crashes
+mapfile -t facts < <(mutants "$caught")
+facts[1]='{"status": "crashed", "tests": 0}'
+write_selftest '{"status": 0, "tests": 6}' "${facts[@]}"
 is "$(selftest_score)" "$nmut/$nmut" "selftest: tests passing on the series and failing (or crashing) on every mutant score full"
-write_selftest '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}' '{"status": 0, "tests": 2}'
+mapfile -t facts < <(mutants '{"status": 0, "tests": 2}')
+write_selftest '{"status": 0, "tests": 2}' "${facts[@]}"
 is "$(selftest_score)" "0/$nmut" "selftest: tests that pass everywhere (the skeleton's) score zero"
-write_selftest '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}' '{"status": 1, "tests": 6}'
+mapfile -t facts < <(mutants "$caught")
+write_selftest "$caught" "${facts[@]}"
 is "$(selftest_score)" "0/$nmut" "selftest: tests that fail on the series score zero, whatever they do on the mutants"
-write_selftest '{"status": 0, "tests": 0}' '{"status": 1, "tests": 0}' '{"status": 1, "tests": 0}' '{"status": 1, "tests": 0}'
+mapfile -t facts < <(mutants '{"status": 1, "tests": 0}')
+write_selftest '{"status": 0, "tests": 0}' "${facts[@]}"
 is "$(selftest_score)" "0/$nmut" "selftest: a program that runs no test scores zero"
-write_selftest '{"status": 0, "tests": 6}' '{"status": 1, "tests": 6}' - '{"status": 1, "tests": 6}'
+mapfile -t facts < <(mutants "$caught")
+facts[1]=-
+write_selftest '{"status": 0, "tests": 6}' "${facts[@]}"
 is "$(selftest_score)" "$((nmut - 1))/$nmut" "selftest: a mutant whose boot left nothing is not counted caught"
 done_testing
