@@ -19,6 +19,10 @@ is "$(summary "$tmp/short.tap")" "TOTAL 1 1 0" "a TAP stream that stops before i
 printf '1..1\nBail out! no disk\n' >"$tmp/bail.tap"
 is "$(summary "$tmp/bail.tap")" "TOTAL 0 1 0" "Bail out! fails"
 is "$(summary "$tmp/good.tap" "$tmp/bad.tap")" "TOTAL 2 1 1" "tap-summary adds up several files"
+: >"$tmp/empty.tap"
+is "$(summary "$tmp/empty.tap")" "TOTAL 0 1 0" "tap-summary counts a file with no output as a failure (a test that could not run)"
+is "$("$top/tests/tap-summary" "$tmp/empty.tap" | head -n 1 | cut -c1-4)" FAIL "... and names it FAIL"
+is "$(summary "$tmp/good.tap" "$tmp/empty.tap" "$tmp/bad.tap")" "TOTAL 2 2 1" "... among others"
 # The kselftest harness's TAP (the guest C suites): "# " lines are comments,
 # a known failure is no pass, and its totals line must agree with the results.
 ksft_tap() { # totals
