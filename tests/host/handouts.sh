@@ -131,6 +131,27 @@ for name in $(find labs/kernel-exercises -name '*.patch' -printf '%f\n' | sed 's
 		"kernel exercise $name: its section says its difficulty and effort"
 done
 
+# every test a kernel exercise grades (NAME.tests: "SUITE fs.FS.TEST") is
+# a test of its suite: make check grades one exercise's fix on the series,
+# and the guest suites run every test there, so a misspelt name must fail here
+# graded_missing TESTS-FILE: the lines of TESTS-FILE naming no test
+graded_missing() {
+	local suite name fixture fs test
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | while read -r suite name; do
+		IFS=. read -r fixture fs test <<<"$name"
+		if [ ! -f "tests/guest/$suite.c" ] || { [ "$fs" != ext4 ] && [ "$fs" != xfs ]; } ||
+			! grep -qE "^TEST_F(_TIMEOUT)?\(${fixture}, ${test}[,)]" "tests/guest/$suite.c"; then
+			echo "$suite $name"
+		fi
+	done
+}
+printf 'uncached fs.ext4.warm_read\nuncached fs.xfs.warm_raed\nuncached fs.btrfs.warm_read\n' >"$tmp/x.tests"
+is "$(graded_missing "$tmp/x.tests" | paste -sd ';')" "uncached fs.xfs.warm_raed;uncached fs.btrfs.warm_read" \
+	"a graded test that is not in its suite (a misspelt name, a filesystem without a variant) is caught"
+for tests in labs/kernel-exercises/*.tests; do
+	is "$(graded_missing "$tests" | paste -sd ';')" "" "$tests names tests of its suite"
+done
+
 for readme in labs/lab*/README.md; do
 	lab=$(basename "$(dirname "$readme")")
 	table=labs/$lab/checks.jq
