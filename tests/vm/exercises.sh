@@ -7,10 +7,9 @@
 # Makefile).
 # Each kernel exercise (labs/kernel-exercises/NAME.patch) is built as
 # make kernel EXERCISE=NAME builds it, in one tree for all of them, and
-# graded QUICK=1: its bug must score 0; the series itself (the debug
-# kernel: the fix) full marks, graded for one of them (below).  For every
-# grading, the score line, checks.jsonl and a second grading without a
-# boot (GRADE=1) must agree.
+# graded QUICK=1: its bug must score 0, the series itself (the debug
+# kernel: the fix) full marks.  For every grading, the score line,
+# checks.jsonl and a second grading without a boot (GRADE=1) must agree.
 # The testing exercise (labs/kernel-exercises/selftest) is graded on those
 # bugs' kernels: the reference tests catch all, the skeleton's none.
 set -u
@@ -90,7 +89,6 @@ done
 kex_top=build/kernel-exercise/check
 mkdir -p "$CHECK_RESULTS/exercises"
 mutants=""
-solution_graded=""
 for patch in "$top"/labs/kernel-exercises/*.patch; do
 	name=$(basename "$patch" .patch)
 	log=$CHECK_RESULTS/exercises/kernel-$name-build.out
@@ -106,33 +104,19 @@ for patch in "$top"/labs/kernel-exercises/*.patch; do
 		fail "kernel exercise $name: make kernel EXERCISE=$name builds the kernel with the bug" \
 			"$(tail -n 5 "$log")"
 	fi
-	# the fix, the series itself: graded once, for the grader's full marks;
-	# that every exercise's tests pass there is the guest suites' part
-	# (each suite runs whole on this kernel) and handouts.sh's (each name
-	# graded is a test of its suite)
-	[ -n "$solution_graded" ] ||
-		grade "kernel-$name" solution env QUICK=1 EXERCISE_KERNEL="$VM_KERNEL" "$top/labs/kernel-exercises/grade" "$name"
-	solution_graded=$name
+	grade "kernel-$name" solution env QUICK=1 EXERCISE_KERNEL="$VM_KERNEL" "$top/labs/kernel-exercises/grade" "$name"
 done
 
 # The testing exercise, graded by mutation on the bugs' kernels built above:
-# the reference tests catch every bug; the skeleton's, which pass
-# everywhere, catch none, shown on one bug (tests/host/grade.sh scores
-# tests that pass on every mutant zero, from their facts)
+# the reference tests catch every bug, the skeleton's catch none.
 for variant in solution skeleton; do
 	if [ -z "$mutants" ]; then
 		fail "selftest: the $variant is graded" "no kernel with a bug was built above"
 		continue
 	fi
 	bin=$top/build/exercises/selftest/bin/selftest
-	on=$mutants
-	if [ "$variant" = skeleton ]; then
-		on=${mutants# }
-		on=${on%% *}
-	else
-		bin=$top/build/exercises/selftest/solution/bin/selftest
-	fi
-	grade selftest "$variant" env MUTANT_KERNELS="$on" EXERCISE_BIN="$bin" SERIES_KERNEL="$VM_KERNEL" \
+	[ "$variant" = skeleton ] || bin=$top/build/exercises/selftest/solution/bin/selftest
+	grade selftest "$variant" env MUTANT_KERNELS="$mutants" EXERCISE_BIN="$bin" SERIES_KERNEL="$VM_KERNEL" \
 		"$top/labs/kernel-exercises/selftest/grade"
 done
 done_testing
