@@ -132,8 +132,8 @@ for name in $(find labs/kernel-exercises -name '*.patch' -printf '%f\n' | sed 's
 done
 
 # every test a kernel exercise grades (NAME.tests: "SUITE fs.FS.TEST") is
-# a test of its suite: make check grades one exercise's fix on the series,
-# and the guest suites run every test there, so a misspelt name must fail here
+# a test of its suite: a misspelt name would grade "did not run", a point
+# no fix can earn
 # graded_missing TESTS-FILE: the lines of TESTS-FILE naming no test
 graded_missing() {
 	local suite name fixture fs test
