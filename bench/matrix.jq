@@ -5,8 +5,10 @@
 # the noisy writer are run for.  bench/run runs it as
 #   jq -nrR --arg fs FS --arg jobs "JOB..." --arg what WHAT -f bench/matrix.jq results.jsonl
 # over the guest's facts (a line that is not a fact is skipped), WHAT
-# being "tables" (markdown) or "ratios" (for the plot: job, then uncached
-# / buffered MB/s in the global and the memcg setting, tab-separated).
+# being "tables" (markdown), "ratios" (for the plot: job, then uncached
+# / buffered MB/s in the global and the memcg setting, tab-separated) or
+# "goals" (the table of issue #29's goals, markdown; --arg streams N: the
+# contended scenarios' streams).
 #
 # A run's facts: FS[/memcg]/JOB-MODE.rROUND, with the parts .N (the
 # streams of jobs that run several processes at once), -hot and -writer
@@ -40,6 +42,13 @@ def measured:
 	| {mb_s: total($io; "mb_s"),
 	   p50: most($lat; "lat_us.p50"), p99: most($lat; "lat_us.p99"), p999: most($lat; "lat_us.p999"),
 	   cpu_sys_s: total($io; "cpu_sys_s"),
+	   # kswapd's CPU seconds over the run: system-wide, so the largest any
+	   # process saw over its own time, as the other counters
+	   kswapd_s: ([$io[] | select((.kswapd_cpu_pct | known) and (.seconds | known))
+	               | .kswapd_cpu_pct / 100 * .seconds] | max),
+	   mb: (total($io; "bytes") | if . then . / 1e6 else null end),
+	   ops: ([$io[] | select((.iops | known) and (.seconds | known)) | .iops * .seconds]
+	         | if length > 0 then add else null end),
 	   dirty_mib: (most($io; "dirty_kib_peak") | if . then . / 1024 else null end),
 	   cache_mib: (most($io; "cache_kib.peak") | if . then . / 1024 else null end),
 	   allocstalls: most($io; "allocstalls"), kswapd_pct: most($io; "kswapd_cpu_pct"),
@@ -62,6 +71,19 @@ def median: sort | if length == 0 then null elif length % 2 == 1 then .[length /
 def cell: map(select(. != null)) | if length == 0 then "-" elif length == 1 then .[0] | fmt
 	else "\(median | fmt) (\(map(fmt) | join(", ")))" end;
 def ratio(a; b): if a == null or b == null or b <= 0 then null else a / b end;
+
+# The CPU the run cost the machine: its processes' system time and
+# kswapd's (reclaim in a memory cgroup runs in the processes' own time)
+def reclaim_cpu: if .cpu_sys_s == null then null else .cpu_sys_s + (.kswapd_s // 0) end;
+def cpu_ms_per_mb: ratio(reclaim_cpu | if . then . * 1000 else null end; .mb);
+def cpu_us_per_op: ratio(reclaim_cpu | if . then . * 1e6 else null end; .ops);
+# verdict of a goal on the median of its rounds' values: OP is ">=" or
+# "<=", or "within" (GOAL: [low, high])
+def verdict($op; $goal): if . == null then "not measured"
+	elif $op == ">=" then (if . >= $goal then "met" else "missed" end)
+	elif $op == "<=" then (if . <= $goal then "met" else "missed" end)
+	else (if . >= $goal[0] and . <= $goal[1] then "met" else "missed" end) end;
+def goal_text($op; $goal): if $op == "within" then "\($goal[0] | fmt) to \($goal[1] | fmt)" else "\($op) \($goal | fmt)" end;
 
 def settings: ["global", "memcg"];
 def job_modes($job): (if $job == "nwrite" then ["alone"] else [] end) + ["buffered", "uncached", "direct"];
@@ -86,7 +108,36 @@ runs as $runs
   # a per-round ratio of two modes of a job, the rounds paired by number
   def paired($s; $j; $a; $b; f): [($rounds[$s][$j][$a] // [])[] as $x
 	| ($rounds[$s][$j][$b] // [])[] | select(.round == $x.round) | ratio($x | f; f)];
-if $what == "ratios" then
+  # goal ROUNDS-VALUES NAME OP GOAL: a row of #29's goals table
+  def goal($values; $name; $op; $goal): ($values | map(select(. != null))) as $v
+	| "| \($name) | \($v | cell) | \(goal_text($op; $goal)) | \($v | median | verdict($op; $goal)) |";
+if $what == "goals" then
+	"| goal (uncached against buffered, per round; the verdict on the median) | measured: median (each round) | goal | verdict |",
+	"| --- | --- | --- | --- |",
+	goal(paired("global"; "cseqread"; "uncached"; "buffered"; .mb_s);
+	     "contended sequential read, \($streams) readers: MB/s"; ">="; (if $fs == "xfs" then 1.5 else 1.3 end)),
+	goal(paired("global"; "crandread"; "uring-uncached"; "uring-buffered"; .mb_s);
+	     "contended random 4 KiB read (io_uring, QD 8): MB/s"; ">="; 1),
+	goal(paired("global"; "cwrite"; "uncached"; "buffered"; .mb_s); "4 writers + fsync: MB/s"; ">="; 1),
+	goal(paired("global"; "cwrite"; "uncached"; "buffered"; .p99); "4 writers + fsync: worst writer's p99"; "<="; 1),
+	goal(paired("memcg"; "seqread"; "uncached"; "buffered"; .mb_s); "memcg: sequential read: MB/s"; ">="; 1.3),
+	goal(paired("memcg"; "cwrite"; "uncached"; "buffered"; .mb_s); "memcg: 4 writers + fsync: MB/s"; ">="; 1.8),
+	goal(paired("global"; "seqread"; "uncached"; "buffered"; cpu_ms_per_mb);
+	     "sequential read alone: CPU per MB, kswapd's included"; "<="; 0.9),
+	goal(paired("global"; "cseqread"; "uncached"; "buffered"; cpu_ms_per_mb);
+	     "contended sequential read: CPU per MB, kswapd's included"; "<="; 0.9),
+	goal(paired("memcg"; "seqread"; "uncached"; "buffered"; cpu_ms_per_mb);
+	     "memcg: sequential read: CPU per MB (reclaim in the reader's time)"; "<="; 0.9),
+	goal(paired("global"; "randread"; "uncached"; "buffered"; cpu_us_per_op);
+	     "random 4 KiB read: CPU per read, kswapd's included"; "<="; 1),
+	(settings[] as $s
+	 | goal(values($s; "compete"; "uncached"; ratio(.second_mb_s; .mb_s));
+	        "\($s): competing writers: the uncached writer's share of the total"; "within"; [0.45, 0.55]),
+	   goal(paired($s; "compete"; "uncached"; "buffered"; .mb_s);
+	        "\($s): competing writers: total / two buffered writers"; ">="; 0.95),
+	   goal(paired($s; "nwrite"; "uncached"; "alone"; .p99);
+	        "\($s): noisy uncached writer: the reader's p99 / alone"; "<="; 1.1))
+elif $what == "ratios" then
 	$jobs[] | . as $j | select($rounds.global[$j] or $rounds.memcg[$j])
 	| [$j] + [settings[] as $s | ratio(med($s; $j; "uncached"; .mb_s); med($s; $j; "buffered"; .mb_s)) | fmt]
 	| @tsv
