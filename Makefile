@@ -682,9 +682,10 @@ $(KIMAGE_baseline): $(B)/kernel/baseline/.config-stamp
 	$(Q)touch $@
 
 BASELINE ?= 0
-## make bench [BASELINE=1] [QUICK=1] [BENCH_SCENARIOS="cseqread fsync ..."]:
+## make bench [BASELINE=1] [QUICK=1] [BENCH_PERF=1] [BENCH_SCENARIOS="cseqread fsync ..."]:
 ## the benchmark matrix (docs/bench.md): results/bench/summary.md, CSVs, plots;
-## BASELINE=1 also builds and measures the kernel without the series
+## BASELINE=1 also builds and measures the kernel without the series;
+## BENCH_PERF=1 profiles the matrix's runs (a perf report per run)
 bench: $(KIMAGE_release) $(INITRAMFS) $(if $(filter 1,$(BASELINE)),$(KIMAGE_baseline))
 	$(Q)bench/run
 

@@ -70,13 +70,47 @@ memcg_leave() {
 	memcg_done "$1" bench-memcg
 }
 
+# profiled NAME COMMAND...: COMMAND; with BENCH_PERF=1 under a perf
+# record of every CPU (no call graphs: under emulation their report takes
+# a minute a run), whose report becomes NAME.perf.txt: the symbols of the
+# run's own processes (and kernel threads) with at least half a percent of
+# their samples, then every command's share.  A
+# profile of the run its facts describe, so those carry perf's cost.
+profiled() {
+	prof_name=$1 prof_status=0
+	shift
+	if [ "${BENCH_PERF:-0}" != 1 ]; then
+		"$@"
+		return
+	fi
+	# outside the memcg setting's group, whose memory it would share
+	# shellcheck disable=SC2016 # expanded by that sh
+	sh -c 'echo $$ >/sys/fs/cgroup/cgroup.procs && exec "$@"' profiler \
+		perf record -a -F 499 -o /tmp/bench.perf.data >/dev/null 2>&1 &
+	prof_pid=$!
+	sleep 1
+	"$@" || prof_status=$?
+	kill -INT "$prof_pid"
+	wait "$prof_pid" || true
+	# the symbols of the run's own commands: not of this script, the jq
+	# that writes its facts, the cat that warms a hot set, nor idle
+	prof_comms=$(perf report -i /tmp/bench.perf.data --stdio --sort comm 2>/dev/null |
+		awk '!/^#/ && /%/ && $2 !~ /^(jq|guest\.sh|sh|cat|swapper|perf)$/ { c = c (c ? "," : "") $2 } END { print c }')
+	{
+		perf report -i /tmp/bench.perf.data --stdio --sort sym --percent-limit 0.5 --comms "$prof_comms"
+		perf report -i /tmp/bench.perf.data --stdio --sort comm --percent-limit 0.5
+	} >"$out/$prof_name.perf.txt" 2>/dev/null || say "perf report failed for $prof_name"
+	rm -f /tmp/bench.perf.data
+	return "$prof_status"
+}
+
 # run FS SCENARIO MODE ROUND IOLAB-ARGS...: in the round's setting
 run() {
 	name=$1/$2-$3.r$4
 	shift 4
 	memcg_enter
 	cold
-	measure "$name" "$@"
+	profiled "$name" measure "$name" "$@"
 	memcg_leave "$name"
 }
 
@@ -86,7 +120,7 @@ writers() {
 	for m in $4; do
 		rm -f "$dir/bench-$1".*
 		memcg_enter
-		together "$at/$1-$m.r$round" "$2" "$dir/bench-$1" -m "$m" -w -b "$5" -s "$3M"
+		profiled "$at/$1-$m.r$round" together "$at/$1-$m.r$round" "$2" "$dir/bench-$1" -m "$m" -w -b "$5" -s "$3M"
 		memcg_leave "$at/$1-$m.r$round"
 	done
 	rm -f "$dir/bench-$1".*
@@ -251,7 +285,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 	dir=/mnt/$fs
 	mkdir -p "$out/$fs/memcg"
 	big=$dir/bench.dat
-	for sc in seqread randread randwrite tracing pcviz noisy; do
+	for sc in seqread randread randwrite tracing pcviz noisy hostile; do
 		if wanted "$sc"; then
 			data_file "$big" "$data_mib"
 			break
@@ -262,7 +296,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 		stream_files "$dir/bench-c" "$streams" $((data_mib / streams))
 	fi
 	hot=$dir/bench-hot.dat
-	if wanted nwrite || wanted noisy; then
+	if wanted nwrite || wanted noisy || wanted hostile; then
 		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 	fi
 	{ wanted fsync || wanted fsyncsame; } && write_limit bench-rewriter 4
@@ -283,11 +317,16 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 				read_modes="buffered direct uncached fadvise uring-uncached"
 				write_modes="buffered direct uncached uncached-2019"
 			fi
-			runs cseqread && for m in buffered uncached direct fadvise; do
-				together "$fs/cseqread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -b 1M -i 0.25
+			# the contended reads, in the memcg setting in the matrix's modes
+			cseqread_modes="buffered uncached direct fadvise"
+			[ "$setting" = global ] || cseqread_modes=$matrix_modes
+			runs cseqread && for m in $cseqread_modes; do
+				memcg_enter
+				profiled "$at/cseqread-$m.r$round" together "$at/cseqread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -b 1M -i 0.25
+				memcg_leave "$at/cseqread-$m.r$round"
 			done
 			runs crandread && for m in uring-buffered uring-uncached; do
-				together "$fs/crandread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
+				profiled "$fs/crandread-$m.r$round" together "$fs/crandread-$m.r$round" "$streams" "$dir/bench-c" -m "$m" -q 8 -r -b 4K -t "$secs"
 			done
 			runs cwrite && writers cwrite "$streams" "$writer_mib" "$matrix_modes" 1M
 			# sixteen and thirty-two writers, 4x RAM in all as cwrite's
@@ -295,14 +334,24 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			# thirty-two buffers of 1 MiB would be half the memcg setting's memory
 			runs cwrite32 && writers cwrite32 32 $((writer_mib / 8)) "$matrix_modes" 256K
 			runs compete && for m in $matrix_modes; do
-				competing "$at/compete-$m.r$round" "$m"
+				profiled "$at/compete-$m.r$round" competing "$at/compete-$m.r$round" "$m"
 			done
 			runs nwrite && for m in alone $matrix_modes; do
-				noisy_writer "$at/nwrite-$m.r$round" "$m"
+				profiled "$at/nwrite-$m.r$round" noisy_writer "$at/nwrite-$m.r$round" "$m"
 			done
 			runs seqread && for m in $read_modes; do
 				run "$at" seqread "$m" "$round" -m "$m" -b 1M "$big"
 			done
+			# reclaim-hostile: the stream beside a hot set in a shared
+			# mapping, loaded at random 5000 times a second, whose
+			# referenced mapped pages reclaim scans past (#29)
+			if runs hostile; then
+				beside_reader=mmap beside_rate=5000
+				for m in buffered uncached; do
+					profiled "$fs/hostile-$m.r$round" noisy "$fs/hostile-$m.r$round" "$m" "$hot" "$big"
+				done
+				unset beside_reader beside_rate
+			fi
 			runs randread && for m in buffered direct uncached; do
 				[ "$set" = full ] || [ "$m" != uncached ] || continue
 				run "$at" randread "$m" "$round" -m "$m" -r -b 4K -t "$secs" "$big"

@@ -12,12 +12,14 @@
 #
 # A run's facts: FS[/memcg]/JOB-MODE.rROUND, with the parts .N (the
 # streams of jobs that run several processes at once), -hot and -writer
-# (the noisy writer's reader and writer) and .cgroup (the memcg setting's
-# own counters: reclaim within a cgroup counts there, not in /proc/vmstat).
+# (the noisy writer's reader and writer), -stream and .resident (the
+# reclaim-hostile read's stream and its hot set's pages cached before and
+# after) and .cgroup (the memcg setting's own counters: reclaim within a
+# cgroup counts there, not in /proc/vmstat).
 
 def runs:
 	[inputs | fromjson? | select(type == "object" and (.name | type) == "string")
-	 | (.name | capture("^(?<fs>[a-z0-9]+)(?<memcg>/memcg)?/(?<job>[a-z0-9]+)-(?<io_mode>[a-z0-9-]+?)\\.r(?<round>[0-9]+)(?<part>\\.[0-9]+|\\.cgroup|-hot|-writer)?$")) as $n
+	 | (.name | capture("^(?<fs>[a-z0-9]+)(?<memcg>/memcg)?/(?<job>[a-z0-9]+)-(?<io_mode>[a-z0-9-]+?)\\.r(?<round>[0-9]+)(?<part>\\.[0-9]+|\\.cgroup|\\.resident|-hot|-writer|-stream)?$")) as $n
 	 | select($n.fs == $fs)
 	 | {setting: (if $n.memcg then "memcg" else "global" end), job: $n.job, io_mode: $n.io_mode,
 	    round: ($n.round | tonumber), part: ($n.part // ""), value}];
@@ -35,7 +37,7 @@ def most(facts; $path): [facts[] | at($path) | known] | max;
 # largest any process saw over its own time; in the memcg setting reclaim
 # and pressure are the cgroup's.
 def measured:
-	(map(select(.part == "" or .part == "-writer" or (.part | test("^\\.[0-9]+$"))) | .value)) as $io
+	(map(select(.part == "" or .part == "-writer" or .part == "-stream" or (.part | test("^\\.[0-9]+$"))) | .value)) as $io
 	| (map(select(.part == "-hot") | .value)) as $reader
 	| (if $reader == [] then $io else $reader end) as $lat
 	| (map(select(.part == ".cgroup") | .value) | first // {}) as $cg
@@ -57,6 +59,9 @@ def measured:
 	   psi_ms: ($cg.psi_mem_some_ms // most($io; "psi_mem_some_ms")),
 	   memcg_peak_mib: ($cg.peak_kib | if . then . / 1024 else null end), limit_hits: $cg.limit_hits,
 	   hit_pct: most($reader; "hit_pct"),
+	   hot_kept_pct: (map(select(.part == ".resident") | .value) | first
+	                  | if (.before | type) == "number" and .before > 0 and (.after | type) == "number" and .after >= 0
+	                    then .after / .before * 100 else null end),
 	   first_mb_s: (map(select(.part == ".1") | .value.mb_s) | first),
 	   second_mb_s: (map(select(.part == ".2") | .value.mb_s) | first)};
 
@@ -121,6 +126,8 @@ if $what == "goals" then
 	goal(paired("global"; "cwrite"; "uncached"; "buffered"; .mb_s); "4 writers + fsync: MB/s"; ">="; 1),
 	goal(paired("global"; "cwrite"; "uncached"; "buffered"; .p99); "4 writers + fsync: worst writer's p99"; "<="; 1),
 	goal(paired("memcg"; "seqread"; "uncached"; "buffered"; .mb_s); "memcg: sequential read: MB/s"; ">="; 1.3),
+	goal(paired("memcg"; "cseqread"; "uncached"; "buffered"; .mb_s);
+	     "memcg: contended sequential read, \($streams) readers: MB/s"; ">="; 1.3),
 	goal(paired("memcg"; "cwrite"; "uncached"; "buffered"; .mb_s); "memcg: 4 writers + fsync: MB/s"; ">="; 1.8),
 	goal(paired("global"; "seqread"; "uncached"; "buffered"; cpu_ms_per_mb);
 	     "sequential read alone: CPU per MB, kswapd's included"; "<="; 0.9),
@@ -130,6 +137,12 @@ if $what == "goals" then
 	     "memcg: sequential read: CPU per MB (reclaim in the reader's time)"; "<="; 0.9),
 	goal(paired("global"; "randread"; "uncached"; "buffered"; cpu_us_per_op);
 	     "random 4 KiB read: CPU per read, kswapd's included"; "<="; 1),
+	goal(paired("global"; "hostile"; "uncached"; "buffered"; .mb_s);
+	     "reclaim-hostile: sequential read beside a mapped hot set: MB/s"; ">="; 1.5),
+	goal(values("global"; "hostile"; "buffered"; ratio(.pgscan; .pgsteal));
+	     "reclaim-hostile: the setting: buffered's pgscan / pgsteal"; ">="; 2),
+	goal(values("global"; "hostile"; "uncached"; .hot_kept_pct);
+	     "reclaim-hostile: the hot set's pages still cached after the uncached stream, %"; ">="; 99),
 	(settings[] as $s
 	 | goal(values($s; "compete"; "uncached"; ratio(.second_mb_s; .mb_s));
 	        "\($s): competing writers: the uncached writer's share of the total"; "within"; [0.45, 0.55]),

@@ -222,11 +222,18 @@ in_cgroup='echo $$ >"/sys/fs/cgroup/$0/cgroup.procs" && exec "$@"'
 # (the hot set's cached pages before and after) and the log NAME-hot.csv;
 # with beside_watch=1, pcviz watches the hot set's evictions meanwhile:
 # fact NAME.evictions (who evicted its pages, how many came back) and the
-# log NAME-evictions.jsonl.  Returns COMMAND's status.
+# log NAME-evictions.jsonl.  With beside_reader=mmap the reader loads
+# from a shared mapping of HOT instead (its hits are not counted): mapped
+# pages that reclaim must scan past; beside_rate sets its reads per second.
+# Returns COMMAND's status.
 beside() {
 	# names of their own: COMMAND may be a function that sets name or hot
 	beside_name=$1 beside_hot=$2
 	shift 2
+	case "${beside_reader:-read}" in
+	mmap) beside_args="-m mmap -r -b 4K -R ${beside_rate:-500}" ;;
+	*) beside_args="-H -r -b 4K -R ${beside_rate:-500}" ;;
+	esac
 	cold
 	make_cgroup hot-reader
 	make_cgroup neighbour
@@ -246,12 +253,14 @@ beside() {
 	h0=$(cached "$beside_hot")
 	beside_status=0
 	if [ $# -eq 0 ]; then
-		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t "$secs" -l "$out/$beside_name-hot.csv" \
+		# shellcheck disable=SC2086 # beside_args: several options
+		sh -c "$in_cgroup" hot-reader iolab -j $beside_args -t "$secs" -l "$out/$beside_name-hot.csv" \
 			"$beside_hot" >/tmp/beside-hot.json
 	else
 		# the hot reader runs until COMMAND is done (SIGINT ends it with
 		# its summary); COMMAND may be a function: this shell moves
-		sh -c "$in_cgroup" hot-reader iolab -j -H -r -b 4K -R 500 -t 86400 -l "$out/$beside_name-hot.csv" \
+		# shellcheck disable=SC2086 # beside_args: several options
+		sh -c "$in_cgroup" hot-reader iolab -j $beside_args -t 86400 -l "$out/$beside_name-hot.csv" \
 			"$beside_hot" >/tmp/beside-hot.json &
 		reader=$!
 		echo $$ >/sys/fs/cgroup/neighbour/cgroup.procs

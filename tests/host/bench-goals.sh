@@ -39,6 +39,8 @@ for fs in ext4 xfs; do
 		for i in 1 2 3 4; do
 			run "$fs/cseqread-buffered.r$r.$i" 50 cpu_sys_s=5 kswapd_cpu_pct=20
 			run "$fs/cseqread-uncached.r$r.$i" "$(jq -n --argjson r "$r" '[55, 60, 70][$r - 1]')" cpu_sys_s=5
+			run "$fs/memcg/cseqread-buffered.r$r.$i" 50
+			run "$fs/memcg/cseqread-uncached.r$r.$i" 75
 		done
 		# alone: buffered 10 s of its own and 10 s of kswapd's for 1000 MB
 		# (20 ms/MB), uncached 15 s (15 ms/MB): 0.75
@@ -54,6 +56,12 @@ for fs in ext4 xfs; do
 		run "$fs/compete-buffered.r$r.2" 50
 		run "$fs/compete-uncached.r$r.1" 54
 		run "$fs/compete-uncached.r$r.2" 36
+		# reclaim-hostile: the stream 1.6x; buffered scanned 3 pages for each
+		# reclaimed; the hot set: 1000 pages before, 995 after the uncached stream
+		run "$fs/hostile-buffered.r$r-stream" 100 pgscan=3000 pages_reclaimed=1000
+		run "$fs/hostile-uncached.r$r-stream" 160 pgscan=0 pages_reclaimed=0
+		run "$fs/hostile-uncached.r$r-hot" 2
+		fact "$fs/hostile-uncached.r$r.resident" '{"before": 1000, "after": 995}'
 		run "$fs/nwrite-alone.r$r-hot" 0.2 lat_us.p99=100
 		run "$fs/nwrite-uncached.r$r-hot" 0.2 lat_us.p99=105
 		run "$fs/nwrite-uncached.r$r-writer" 80
@@ -72,6 +80,8 @@ is "$(row ext4 'sequential read alone: CPU per MB' | cut -d'|' -f3,5)" " 0.75 (0
 is "$(row ext4 'memcg: sequential read: CPU per MB' | cut -d'|' -f3,5)" " 0.95 (0.95, 0.95, 0.95) | missed " \
 	"CPU per MB in the memcg, where the readers reclaim in their own time"
 is "$(row ext4 'memcg: sequential read: MB/s' | cut -d'|' -f3,5)" " 1.3 (1.3, 1.3, 1.3) | met " "memcg read ratio met at the goal"
+is "$(row ext4 'memcg: contended sequential read' | cut -d'|' -f3,5)" " 1.5 (1.5, 1.5, 1.5) | met " \
+	"the memcg's contended read apart from the global one"
 is "$(row ext4 'random 4 KiB read: CPU per read' | cut -d'|' -f3,5)" " 1.1 (1.1, 1.1, 1.1) | missed " "CPU per random read"
 is "$(row ext4 "global: competing writers: the uncached writer's share" | cut -d'|' -f3,4,5)" \
 	" 0.4 (0.4, 0.4, 0.4) | 0.45 to 0.55 | missed " "a share of 40% is not within 10% of an equal one"
@@ -79,6 +89,12 @@ is "$(row ext4 'global: competing writers: total' | cut -d'|' -f3,5)" " 0.9 (0.9
 is "$(row ext4 'global: noisy uncached writer' | cut -d'|' -f3,5)" " 1.05 (1.05, 1.05, 1.05) | met " "the reader's p99 beside the writer"
 is "$(row ext4 'memcg: 4 writers' | cut -d'|' -f3,5)" " - | not measured " "a job that did not run: not measured"
 is "$(row xfs 'memcg: 4 writers' | cut -d'|' -f3,5)" " - | not measured " "a value that is no number is not taken"
-is "$(goals ext4 | grep -c '^| ')" 18 "the table: a header and 16 goals"
+is "$(row ext4 'reclaim-hostile: sequential read' | cut -d'|' -f3,5)" " 1.6 (1.6, 1.6, 1.6) | met " \
+	"reclaim-hostile: the stream's MB/s"
+is "$(row ext4 'reclaim-hostile: the setting' | cut -d'|' -f3,5)" " 3 (3, 3, 3) | met " \
+	"reclaim-hostile: buffered's pages scanned per page reclaimed"
+is "$(row ext4 "reclaim-hostile: the hot set's pages" | cut -d'|' -f3,5)" " 99.5 (99.5, 99.5, 99.5) | met " \
+	"reclaim-hostile: the hot set kept, from the cached pages before and after"
+is "$(goals ext4 | grep -c '^| ')" 22 "the table: a header and 20 goals"
 
 done_testing

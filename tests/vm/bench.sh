@@ -82,6 +82,23 @@ for job in seqread randread seqwrite randwrite cwrite cwrite32 compete nwrite; d
 	rows=$(sed -n "/^### matrix: $job:/,/^#/p" "$summary" | grep -cE '^\| [a-z]+ \| (global|memcg) \|')
 	is "$rows" $((2 * $(echo "$modes" | wc -w))) "matrix: $job: the summary's table has a row per mode and setting"
 done
+# the contended read in the memcg setting (#29's memory cgroup of four readers)
+for m in buffered uncached direct; do
+	run="^ext4/memcg/cseqread-$m\\.r1"
+	is "$(columns "$run\\.[0-9]+\$" 4 "$io_columns" "$lat_columns")" ok "memcg: contended $m read: a summary per stream"
+	is "$(columns "$run\\.cgroup\$" 1 "$cgroup_columns")" ok "memcg: contended $m read: the memory cgroup's counters"
+done
+goals=$(sed -n "/^## Issue #29's goals (ext4)/,/^## /p" "$summary")
+is "$(echo "$goals" | grep -cE '^\| [a-z0-9].*\| (met|missed|not measured) \|$')" 20 "the summary's table of #29's goals has its 20 goals"
+# at 32 MiB the buffered stream never fills the cache: nothing to scan
+is "$(echo "$goals" | grep -F 'not measured' | grep -vcF 'pgscan / pgsteal')" 0 \
+	"every goal of #29 but the reclaim-hostile setting's scan ratio has a measured value"
+# the reclaim-hostile read: the stream's facts, the mapped reader's, the hot set's pages
+for m in buffered uncached; do
+	is "$(columns "^ext4/hostile-$m\\.r1-stream\$" 1 "$io_columns")" ok "reclaim-hostile: $m stream's facts"
+	is "$(columns "^ext4/hostile-$m\\.r1-hot\$" 1 "$lat_columns")" ok "reclaim-hostile: the mapped reader's facts beside $m"
+	is "$(columns "^ext4/hostile-$m\\.r1\\.resident\$" 1 before after)" ok "reclaim-hostile: the hot set's pages beside $m"
+done
 ok "grep -q 'second.s share of the total' '$summary'" "matrix: the competing writers' shares in the summary"
 ok "grep -q 'reader p99 / alone' '$summary'" "matrix: the noisy writer's reader against alone in the summary"
 ok "[ -s '$CHECK_RESULTS/bench/matrix-ext4.png' ]" "plot matrix-ext4.png drawn"
@@ -98,4 +115,19 @@ for m in buffered uncached; do
 	ok "[ -n '$summed_mb' ] && [ '$summed_mb' = '$streams_mb' ]" \
 		"contended $m read: the summed log adds the streams' MB/s ($summed_mb, $streams_mb)"
 done
+
+# BENCH_PERF=1: a profile of each run of a job, in both settings, in a
+# results root of its own
+perf_root=$CHECK_RESULTS/bench-perf
+perf_status=0
+BENCH_PERF=1 BENCH_SCENARIOS=compete LAB_DATA_MIB=32 LAB_SECONDS=1 QUICK=1 LAB_KERNEL=$VM_RELEASE_KERNEL \
+	LAB_RESULTS=$perf_root "$top/bench/run" >"$CHECK_RESULTS/bench-perf.out" 2>&1 || perf_status=$?
+is "$perf_status" 0 "bench/run BENCH_PERF=1 completes (log: $CHECK_RESULTS/bench-perf.out)"
+for at in ext4 ext4/memcg; do
+	for m in buffered uncached direct; do
+		report=$perf_root/bench/$at/compete-$m.r1.perf.txt
+		ok "grep -qE '[0-9.]+%.*\\[k\\] ' '$report'" "BENCH_PERF=1: $at compete $m: a profile with kernel symbols"
+	done
+done
+ok "grep -q 'BENCH_PERF=1: profiled runs' '$perf_root/bench/summary.md'" "BENCH_PERF=1: the summary says its runs were profiled"
 done_testing
