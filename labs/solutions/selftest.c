@@ -38,14 +38,13 @@ TEST_F(fs, cached_pages_stay)
 TEST_F(fs, written_pages_go_after_writeback)
 {
 	unsigned char *buf = malloc(FILE_SIZE);
-	int i;
+	double waited;
 
 	ASSERT_NE(NULL, buf);
 	pc_fill(buf, 0, FILE_SIZE, 2);
 	ASSERT_EQ((ssize_t)FILE_SIZE, pc_rw2(true, self->fd, buf, FILE_SIZE, 0, RWF_UNCACHED));
-	for (i = 0; i < 600 && pc_cached_pages(self->fd); i++)
-		usleep(100 * 1000);
-	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("written pages left after %.1f s", i / 10.0);
+	waited = pc_wait_written_dropped(self->fd);
+	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("written pages left after %.1f s", waited);
 	free(buf);
 }
 

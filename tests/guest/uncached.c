@@ -437,14 +437,13 @@ TEST_F(fs, write_new)
  */
 TEST_F(fs, write_starts_writeback)
 {
-	int i;
+	double waited;
 
 	EXPECT_TRUE(write_all_uncached(self->fd, 3, 0)) TH_LOG("uncached overwrite");
-	for (i = 0; i < 600 && pc_cached_pages(self->fd); i++)
-		usleep(100 * 1000);
+	waited = pc_wait_written_dropped(self->fd);
 	EXPECT_EQ(0, pc_cached_pages(self->fd))
 		TH_LOG("without fsync, the written folios are gone once writeback completes (%.1fs)",
-		       i / 10.0);
+		       waited);
 	EXPECT_TRUE(verify_fd(self->fd, 3)) TH_LOG("the data reads back");
 }
 

@@ -112,6 +112,28 @@ static inline uint64_t pc_cached_pages(int fd)
 	return pc_cachestat(fd, 0, 0).nr_cache;
 }
 
+/*
+ * Waits for the pages an uncached write left in fd's cache to go, at most
+ * 60 s; returns the seconds waited.  The drop comes with the completion of
+ * their writeback, so once no page of fd has been dirty or under writeback
+ * for 10 s the pages still cached are kept for good: a kernel that keeps
+ * them fails in seconds rather than at the limit.
+ */
+static inline double pc_wait_written_dropped(int fd)
+{
+	int tenths, idle = 0;
+
+	for (tenths = 0; tenths < 600 && idle < 100; tenths++) {
+		struct pclab_cachestat cs = pc_cachestat(fd, 0, 0);
+
+		if (!cs.nr_cache)
+			break;
+		idle = cs.nr_dirty || cs.nr_writeback ? 0 : idle + 1;
+		usleep(100 * 1000);
+	}
+	return tenths / 10.0;
+}
+
 /* One byte per page of the first len bytes: 1 if resident.  Caller frees. */
 static inline unsigned char *pc_residency(int fd, size_t len)
 {
