@@ -45,7 +45,8 @@ package() {
 	real=$(realpath "$path")
 	# merged /usr: dpkg knows some files by their /bin or /sbin name
 	for p in "$real" "$path" "${real#/usr}" "${path#/usr}"; do
-		owner=$(dpkg -S "$p" 2>/dev/null | head -n 1)
+		# a diverted file's first lines name the diversion, not its owner
+		owner=$(dpkg -S "$p" 2>/dev/null | grep -v '^diversion by ' | head -n 1)
 		[ -z "$owner" ] || { echo "${owner%%:*}"; return 0; }
 	done
 }
@@ -84,6 +85,14 @@ if PATH=$system_path command -v man >/dev/null; then
 	is "$(verdict man)" "undeclared man-db" "a command of an undeclared package is found out (man)"
 else
 	skip "a command of an undeclared package is found out" "man is not installed"
+fi
+
+# A diverted command is its package's, not "diversion by ..." (linux-perf
+# diverts /usr/bin/perf to a wrapper)
+if [ -n "$(dpkg-divert --list /usr/bin/perf 2>/dev/null)" ]; then
+	is "$(package perf)" linux-perf "a diverted command's package is its owner (perf: linux-perf)"
+else
+	skip "a diverted command's package is its owner" "/usr/bin/perf is not diverted here"
 fi
 
 n=0
