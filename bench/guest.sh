@@ -299,8 +299,10 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 	if wanted nwrite || wanted noisy; then
 		pclab-rw -w -s "$((mem_mib * 4 / 10))M" -f "$hot"
 	fi
-	# the reclaim-hostile read's hot set: 60% of RAM, more than the active
-	# list keeps, so that reclaim meets hot mapped pages on the inactive one
+	# the reclaim-hostile read's hot set: 60% of RAM, more than the 40% of
+	# the noisy neighbour's, so that more of it is at reclaim's mercy (the
+	# pages scanned per page reclaimed stayed near 1.1 all the same:
+	# docs/bench.md)
 	mapped_hot=$dir/bench-mapped-hot.dat
 	wanted hostile && pclab-rw -w -s "$((mem_mib * 6 / 10))M" -f "$mapped_hot"
 	{ wanted fsync || wanted fsyncsame; } && write_limit bench-rewriter 4
@@ -348,7 +350,7 @@ for fs in ${BENCH_FS:-ext4 xfs}; do
 			done
 			# reclaim-hostile: the stream beside a hot set in a shared
 			# mapping, loaded at random 5000 times a second, whose
-			# referenced mapped pages reclaim has to scan past (#29)
+			# referenced mapped pages reclaim must not evict (#29)
 			if runs hostile; then
 				beside_reader=mmap beside_rate=5000
 				for m in buffered uncached; do
