@@ -9,8 +9,10 @@ def kept($m): percent(num("\($m).resident"; "after"); num("\($m).resident"; "bef
 # or in its own direct reclaim
 def by_streamer($m): num("\($m).evictions"; "neighbour_woke_kswapd") + num("\($m).evictions"; "neighbour_direct");
 def neighbour_cache_mib($m): num("\($m).cgroups"; "neighbour_file_max_mib");
+# pages reclaim took, system-wide, while the stream of scenario M ran
+def reclaimed($m): num("\($m)-stream"; "pages_reclaimed");
 
-def declared: 13;
+def declared: 16;
 def checks:
 	check("alone: the hot set is served from memory"; hits("none"); ">="; 99; "the hot set fits in RAM"),
 	check("beside an uncached stream: still from memory"; hits("uncached"); ">="; 99;
@@ -40,7 +42,15 @@ def checks:
 		hits("capped"); ">="; hits("buffered");
 		"the stream cannot take more than its cap, and reclaim passes over the protected hot set"),
 	check("memory.low: the hot set stays cached"; kept("capped"); ">="; 99;
-		"the hot set is charged to the protected cgroup, within its memory.low");
+		"the hot set is charged to the protected cgroup, within its memory.low"),
+	check("mapped hot set: the buffered stream's reclaim took at least its data beyond memory";
+		reclaimed("mapped-buffered"); ">=";
+		(num("mapped-buffered-stream"; "bytes") / 4096 - num("mem-mib") * 256 | floor);
+		"every page it reads past what memory holds must be reclaimed, whoever else needs the CPU"),
+	check("mapped hot set: the uncached stream set no reclaim going"; reclaimed("mapped-uncached"); "<=";
+		num("mapped-uncached.resident"; "before") / 100; "its folios leave the cache as each call returns"),
+	check("mapped hot set: intact beside the uncached stream"; kept("mapped-uncached"); ">="; 99;
+		"nothing was reclaimed, so nothing of the hot set could be");
 
 # What the run measured for each prediction slot (labs/lab5/predictions.txt),
 # and the band a prediction is scored in.  Questions 1 to 4 are for the
