@@ -233,6 +233,68 @@ TEST_F(fs, unknown_bits)
 		       strerror(err));
 }
 
+/*
+ * A 4 KiB uncached read at the start of each xarray leaf (64 pages) of the
+ * file's first half, or its second: each read is alone in its node, as a
+ * random read is.
+ */
+#define LEAF_PAGES 64
+static void read_one_page_per_leaf(int fd, bool second_half)
+{
+	unsigned char buf[PAGE];
+	size_t first = second_half ? FILE_PAGES / 2 : 0;
+
+	for (size_t i = first; i < first + FILE_PAGES / 2; i += LEAF_PAGES)
+		if (pc_rw2(false, fd, buf, PAGE, i * PAGE, RWF_UNCACHED) != PAGE)
+			pc_die("4 KiB uncached read");
+}
+
+/* A node counter of /proc/vmstat, with every CPU's pending deltas folded in */
+static long long vmstat_folded(const char *key)
+{
+	pc_write_file("/proc/sys/vm/stat_refresh", "1");
+	return pclab_vmstat(key);
+}
+
+/*
+ * An uncached read's drop leaves an empty value entry where its folio was,
+ * so the xarray node stays for the next read nearby: the nodes it leaves
+ * hold only value entries and join the shadow-node list (workingset_nodes),
+ * where the shrinker can free them.  The entry is no shadow: cachestat()
+ * does not count it evicted, a later read of it is no refault, and
+ * truncation frees the nodes.
+ */
+TEST_F(fs, drop_keeps_index_nodes)
+{
+	const long long leaves = FILE_PAGES / 2 / LEAF_PAGES;
+	long long nodes = vmstat_folded("workingset_nodes");
+	long long refaults;
+	unsigned char buf[PAGE];
+	struct pclab_cachestat cs;
+
+	ASSERT_LE(0, nodes) TH_LOG("/proc/vmstat has workingset_nodes");
+	read_one_page_per_leaf(self->fd, false);
+	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("the reads leave no page cached");
+	EXPECT_LE(leaves, vmstat_folded("workingset_nodes") - nodes)
+		TH_LOG("each of the %lld nodes the reads emptied stays, on the shadow-node list", leaves);
+	cs = pc_cachestat(self->fd, 0, FILE_SIZE);
+	EXPECT_EQ(0, cs.nr_evicted) TH_LOG("cachestat counts none of the dropped pages as evicted");
+	refaults = vmstat_folded("workingset_refault_file");
+	for (size_t i = 0; i < FILE_PAGES / 2; i += LEAF_PAGES)
+		if (pread(self->fd, buf, PAGE, i * PAGE) != PAGE)
+			pc_die("pread");
+	EXPECT_EQ(refaults, vmstat_folded("workingset_refault_file"))
+		TH_LOG("a buffered read of the dropped pages is no refault");
+	nodes = vmstat_folded("workingset_nodes");
+	read_one_page_per_leaf(self->fd, true);
+	EXPECT_LE(leaves, vmstat_folded("workingset_nodes") - nodes)
+		TH_LOG("the second half's nodes stay too");
+	if (ftruncate(self->fd, 0))
+		pc_die("ftruncate");
+	EXPECT_GE(nodes, vmstat_folded("workingset_nodes"))
+		TH_LOG("truncation frees them");
+}
+
 TEST_F(fs, cold_read)
 {
 	EXPECT_TRUE(read_all_uncached(self->fd, 1))
