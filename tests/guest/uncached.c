@@ -602,7 +602,8 @@ TEST_F(fs, counters)
 
 /*
  * A reader that moves less than a page per call keeps the folio its last
- * call ended in, for the next call; close() drops it.  The file is read
+ * call ended in, for the next call, and reads the page after it ahead;
+ * close() drops both.  The file is read
  * through a second descriptor, closed, and looked at through the fixture's.
  */
 TEST_F(fs, read_tail_gone_after_close)
@@ -614,8 +615,9 @@ TEST_F(fs, read_tail_gone_after_close)
 	for (off = 0; off < 64 * (off_t)KiB; off += sizeof(buf))
 		if (pc_rw2(false, fd, buf, sizeof(buf), off, RWF_UNCACHED) != sizeof(buf))
 			pc_die("1000-byte uncached read");
-	EXPECT_EQ(1, pc_cached_pages(self->fd))
-		TH_LOG("while open, the folio the last read ended in stays for the next call");
+	EXPECT_EQ(2, pc_cached_pages(self->fd))
+		TH_LOG("while open, the folio the last read ended in stays for the next call, "
+		       "and the page after it, read ahead");
 	close(fd);
 	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("after close, nothing stays");
 }
@@ -632,6 +634,83 @@ TEST_F(fs, read_tail_gone_after_other_read)
 	EXPECT_EQ(0, res[0]) TH_LOG("the folio the uncached read kept is gone");
 	EXPECT_EQ(1, res[4 * MiB / PAGE]) TH_LOG("what the plain read brought in stays");
 	free(res);
+}
+
+/*
+ * A stream's second call reads its successor's range ahead: two 256 KiB
+ * calls from 0 through a second descriptor leave nothing of their own
+ * range cached, and the range after them read (or being read), marked.
+ * Returns that descriptor.
+ */
+#define AHEAD_CALL (256 * KiB)
+static int read_two_calls(struct __test_metadata *_metadata, const char *path)
+{
+	unsigned char *buf = alloc_buf(AHEAD_CALL);
+	int fd = pc_open(path, O_RDONLY);
+
+	EXPECT_EQ(AHEAD_CALL, pc_rw2(false, fd, buf, AHEAD_CALL, 0, RWF_UNCACHED));
+	EXPECT_EQ(AHEAD_CALL, pc_rw2(false, fd, buf, AHEAD_CALL, AHEAD_CALL, RWF_UNCACHED));
+	EXPECT_GT(0, pc_check(buf, AHEAD_CALL, AHEAD_CALL, 1)) TH_LOG("the second call's data");
+	free(buf);
+	return fd;
+}
+
+TEST_F(fs, sequential_read_reads_ahead)
+{
+	int fd = read_two_calls(_metadata, self->path);
+	uint64_t ahead = pc_cachestat(self->fd, 2 * AHEAD_CALL, AHEAD_CALL).nr_cache;
+
+	EXPECT_EQ(0, pc_cachestat(self->fd, 0, 2 * AHEAD_CALL).nr_cache)
+		TH_LOG("the two calls' own range is gone");
+	EXPECT_LT(0, ahead) TH_LOG("the second call read the next call's range ahead");
+	EXPECT_EQ(ahead, pc_cached_pages(self->fd))
+		TH_LOG("and nothing else: %llu pages of %llu cached are in that range",
+		       (unsigned long long)ahead, (unsigned long long)pc_cached_pages(self->fd));
+	close(fd);
+}
+
+TEST_F(fs, read_ahead_gone_after_close)
+{
+	close(read_two_calls(_metadata, self->path));
+	EXPECT_EQ(0, pc_cached_pages(self->fd)) TH_LOG("after close, nothing read ahead stays");
+}
+
+TEST_F(fs, read_ahead_gone_after_other_read)
+{
+	unsigned char page[PAGE];
+	int fd = read_two_calls(_metadata, self->path);
+
+	EXPECT_EQ(PAGE, pread(fd, page, PAGE, 4 * MiB)) TH_LOG("a plain read elsewhere");
+	EXPECT_EQ(0, pc_cachestat(self->fd, 0, MiB).nr_cache)
+		TH_LOG("the range read ahead is gone");
+	EXPECT_LT(0, pc_cachestat(self->fd, 4 * MiB, PAGE).nr_cache)
+		TH_LOG("what the plain read brought in stays");
+	close(fd);
+}
+
+/*
+ * Reads leave how the file was opened alone: O_DIRECT can still be switched
+ * on with fcntl() after a plain read and after an uncached read that kept
+ * the folio it ended in (the file's mode bits say it can).
+ */
+TEST_F(fs, reads_keep_open_modes)
+{
+	unsigned char buf[1000];
+	int fd = pc_open(self->path, O_RDONLY);
+	int flags = fcntl(fd, F_GETFL);
+
+	EXPECT_EQ(sizeof(buf), pread(fd, buf, sizeof(buf), 4 * MiB)) TH_LOG("a plain read");
+	EXPECT_EQ(0, fcntl(fd, F_SETFL, flags | O_DIRECT))
+		TH_LOG("then O_DIRECT can be set: %s", strerror(errno));
+	close(fd);
+	fd = pc_open(self->path, O_RDONLY);
+	EXPECT_EQ(sizeof(buf), pc_rw2(false, fd, buf, sizeof(buf), 0, RWF_UNCACHED))
+		TH_LOG("an uncached read that ends inside a folio");
+	EXPECT_EQ(sizeof(buf), pc_rw2(false, fd, buf, sizeof(buf), MiB, RWF_UNCACHED))
+		TH_LOG("and one elsewhere, which drops the folio the first kept");
+	EXPECT_EQ(0, fcntl(fd, F_SETFL, flags | O_DIRECT))
+		TH_LOG("then O_DIRECT can be set: %s", strerror(errno));
+	close(fd);
 }
 
 /*
