@@ -53,12 +53,19 @@ together cliff-uncached "$streams" "$dir/lab3-c" -m uncached -b 1M -i 0.25
 rm -f "$dir"/lab3-c.*
 
 say "step 4/8: drop-behind tracepoints for one 8 MiB uncached read whose first 2 MiB are warm"
+# A file of exactly 8 MiB: from its second call on, a stream of uncached
+# reads reads the next call's range ahead (core/0015), and the last call's
+# next range would be 1 MiB more marked and dropped, at close; past the
+# end of the file there is nothing to read.
+trace_file=$dir/lab3-trace.dat
+data_file "$trace_file" 8
 cold
-pclab-rw -s 2M "$big"
-fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$big")"
+pclab-rw -s 2M "$trace_file"
+fact trace-warm-pages "$(pclab-rw -S -O cached -n -s 8M "$trace_file")"
 trace-cmd record -q -e 'filemap:mm_filemap_dropbehind_*' -o "$out/uncached-read.dat" \
-	pclab-rw -U -s 8M "$big" >/dev/null 2>&1
+	pclab-rw -U -s 8M "$trace_file" >/dev/null 2>&1
 trace-cmd report -i "$out/uncached-read.dat" 2>/dev/null >"$out/uncached-read.txt"
+rm -f "$trace_file"
 say "  recorded $out/uncached-read.dat; the host counts its events with pcviz"
 
 # Rule 4 with a second user: the range is mapped (every page faulted in)
