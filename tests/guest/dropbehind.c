@@ -168,13 +168,13 @@ static void cgroup_leave(const char *dir)
 	rmdir(dir);
 }
 
-/* Limit writes of the cgroup at dir to the disk dev to bps bytes a second */
-static bool cgroup_limit_writes(const char *dir, dev_t dev, long bps)
+/* Set a limit ("wbps=4096", "rbps=max") of the cgroup at dir on the disk dev */
+static bool cgroup_io_max(const char *dir, dev_t dev, const char *limit)
 {
 	char file[160], rule[64];
 
 	snprintf(file, sizeof(file), "%s/io.max", dir);
-	snprintf(rule, sizeof(rule), "%u:%u wbps=%ld", major(dev), minor(dev), bps);
+	snprintf(rule, sizeof(rule), "%u:%u %s", major(dev), minor(dev), limit);
 	return write_file(file, rule);
 }
 
@@ -326,7 +326,7 @@ TEST_F_TIMEOUT(fs, rewrite_during_writeback_is_written, 200)
 	char cg[128];
 
 	ASSERT_TRUE(cgroup_enter("pclab-slow", "+io +memory", cg, sizeof(cg)));
-	ASSERT_TRUE(cgroup_limit_writes(cg, self->dev, 4096));
+	ASSERT_TRUE(cgroup_io_max(cg, self->dev, "wbps=4096"));
 	quiet_flusher(&saved);
 	pc_fill(buf, 0, sizeof(buf), 4);
 	ASSERT_EQ(4096, pc_rw2(true, self->fd, buf, sizeof(buf), 0, RWF_UNCACHED));
@@ -343,6 +343,73 @@ TEST_F_TIMEOUT(fs, rewrite_during_writeback_is_written, 200)
 	EXPECT_EQ(0, cs.nr_dirty) TH_LOG("the rewrite stayed dirty: its writeback never started");
 	EXPECT_EQ(0, cs.nr_writeback);
 	EXPECT_EQ(0, pc_cached_pages(self->fd));
+}
+
+/*
+ * A sequential uncached read reads its successor's range ahead, and a read
+ * of the file elsewhere drops that range, waiting for the folios still
+ * being read.  A read that must not wait (RWF_NOWAIT; io_uring's inline
+ * attempts) must not wait for them either: it gets EAGAIN, or its data if
+ * it needed no waiting, and a read that may wait drops the range after
+ * all.  The disk is made slow for this test's reads (io.max) so that the
+ * read-ahead stays in flight; a child does the NOWAIT read, and the
+ * parent lifts the limit only after a hang guard: a read that waited for
+ * the read-ahead ends only then.
+ */
+TEST_F_TIMEOUT(fs, nowait_read_elsewhere_waits_for_no_read_ahead, 200)
+{
+	size_t len = 8 * MiB;
+	unsigned char *buf = malloc(MiB);
+	struct { ssize_t n; int err; } nowait = { -1, 0 };
+	struct pollfd done = { .events = POLLIN };
+	int pipefd[2], fd, ready;
+	char cg[128];
+	pid_t child;
+
+	ASSERT_NE(NULL, buf);
+	make_written(self->path, &self->fd, len, 27);
+	/* cache the second call's range and the NOWAIT read's, nothing else */
+	fd = pc_open(self->path, O_RDONLY);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	ASSERT_EQ(MiB, pread(fd, buf, MiB, MiB));
+	ASSERT_EQ(MiB, pread(fd, buf, MiB, 6 * MiB));
+	close(fd);
+	ASSERT_EQ(0, pc_cachestat(self->fd, 2 * MiB, 4 * MiB).nr_cache)
+		TH_LOG("the range to be read ahead is not cached yet");
+	ASSERT_EQ(MiB, pc_rw2(false, self->fd, buf, MiB, 0, RWF_UNCACHED));
+	ASSERT_TRUE(cgroup_enter("pclab-slow-read", "+io", cg, sizeof(cg)));
+	ASSERT_TRUE(cgroup_io_max(cg, self->dev, "rbps=4096"));
+	/* sequential: its data is cached, the read-ahead of [2, 3) MiB is not */
+	EXPECT_EQ(MiB, pc_rw2(false, self->fd, buf, MiB, MiB, RWF_UNCACHED));
+	EXPECT_LT(0, pc_cachestat(self->fd, 2 * MiB, MiB).nr_cache)
+		TH_LOG("the second call started reading the next call's range");
+
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		nowait.n = pc_rw2(false, self->fd, buf, MiB, 6 * MiB, RWF_NOWAIT);
+		nowait.err = errno;
+		_exit(write(pipefd[1], &nowait, sizeof(nowait)) == sizeof(nowait) ? 0 : 1);
+	}
+	close(pipefd[1]);
+	done.fd = pipefd[0];
+	/* the hang guard: the read needs no I/O, milliseconds even under TCG */
+	ready = poll(&done, 1, 30000);
+	EXPECT_TRUE(cgroup_io_max(cg, self->dev, "rbps=max"));
+	EXPECT_EQ(sizeof(nowait), read(pipefd[0], &nowait, sizeof(nowait)));
+	close(pipefd[0]);
+	waitpid(child, NULL, 0);
+	cgroup_leave(cg);
+	EXPECT_EQ(1, ready) TH_LOG("the NOWAIT read elsewhere waited for the read-ahead's I/O");
+	EXPECT_TRUE(nowait.n == (ssize_t)MiB || (nowait.n < 0 && nowait.err == EAGAIN))
+		TH_LOG("the NOWAIT read: %zd (%s)", nowait.n, strerror(nowait.err));
+
+	EXPECT_EQ(MiB, pc_rw2(false, self->fd, buf, MiB, 6 * MiB, 0));
+	EXPECT_GT(0, pc_check(buf, 6 * MiB, MiB, 27)) TH_LOG("the read elsewhere's data");
+	EXPECT_EQ(0, pc_cachestat(self->fd, 2 * MiB, 4 * MiB).nr_cache)
+		TH_LOG("a read that may wait drops the range read ahead");
+	free(buf);
 }
 
 /*
