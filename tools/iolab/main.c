@@ -112,6 +112,12 @@ static struct run {
 	long long nblocks, next_block, ops, bytes, hits;
 	double start;
 	long long cached_peak, dirty_peak, writeback_peak;
+	/*
+	 * Dirty + Writeback at one sample: what vm.dirty_bytes limits.  Where
+	 * the disk is slow, the flusher moves dirty pages into its queue
+	 * quickly and Dirty alone stays low while the writer is throttled.
+	 */
+	long long dirty_writeback_peak;
 	/* at the last once-a-second sample */
 	double last;
 	long long last_bytes, last_ops, last_hits, last_kswapd;
@@ -187,6 +193,8 @@ static void tick(bool final)
 		r.dirty_peak = mem.dirty;
 	if (mem.writeback > r.writeback_peak)
 		r.writeback_peak = mem.writeback;
+	if (mem.dirty + mem.writeback > r.dirty_writeback_peak)
+		r.dirty_writeback_peak = mem.dirty + mem.writeback;
 	if (!o.json && !final)
 		printf("%6.1fs %9.1f MB/s  cache %7.1f MiB\n", t - r.start,
 		       (r.bytes - r.last_bytes) / 1e6 / dt, mem.cached / 1024.0);
@@ -413,6 +421,7 @@ static void summary(int fd, double elapsed, const struct baseline *b)
 		pclab_add_int(&t, "end", cached);
 		pclab_add_int(&t, "dirty_kib_peak", r.dirty_peak);
 		pclab_add_int(&t, "writeback_kib_peak", r.writeback_peak);
+		pclab_add_int(&t, "dirty_writeback_kib_peak", r.dirty_writeback_peak);
 		pclab_add_real(&t, "hit_pct", 2, o.hits ? hit_pct : -1);
 		pclab_add_int(&t, "pgpgin_kib", d[PGPGIN]);
 		pclab_add_int(&t, "pgpgout_kib", d[PGPGOUT]);
